@@ -1,0 +1,289 @@
+/**
+ * The tracking API's wire format: every path, envelope key, payload key and field name the
+ * service uses. The nodes, the credential and the sandbox server all read names from here,
+ * so a correction to the contract (../shared/api-contract.md) is an edit to this file alone.
+ */
+
+export const DEFAULT_BASE_URL = 'https://api.plaspy.com';
+
+export const CREDENTIAL_TYPE = 'satelliteTrackingApi';
+
+export const TOKEN_PATH = '/api/Auth/Token';
+
+export interface TokenRequest {
+	userName: string;
+	apiKey: string;
+}
+
+export interface TokenAnswer extends Envelope {
+	token?: string;
+	expires?: string;
+}
+
+/** Fields beside the payload in every answer. */
+export interface Envelope {
+	success: boolean;
+	error: string | null;
+	apiUsage?: number;
+	apiDailyUsage?: number;
+}
+
+export const ENVELOPE_KEYS = ['success', 'error', 'apiUsage', 'apiDailyUsage'] as const;
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export type PathParam = 'deviceId' | 'groupId' | 'userId';
+
+/**
+ * Where an answer carries its resource: under a key, flat beside the envelope (a single group or
+ * user, which some deployments still wrap under `group`/`user`), or nowhere (delete).
+ */
+export type Payload =
+	| { kind: 'keyed'; key: string }
+	| { kind: 'flat'; wrapperKey: string }
+	| { kind: 'none' };
+
+export interface Endpoint {
+	method: HttpMethod;
+	/** Path with `{deviceId}`-style placeholders; the transport percent-encodes what fills them. */
+	path: string;
+	payload: Payload;
+	/** A read: safe to send again after a lost connection or a server error. */
+	read: boolean;
+}
+
+const keyed = (key: string): Payload => ({ kind: 'keyed', key });
+const flat = (wrapperKey: string): Payload => ({ kind: 'flat', wrapperKey });
+const none: Payload = { kind: 'none' };
+
+export const ENDPOINTS = {
+	listDevices: { method: 'GET', path: '/api/devices', payload: keyed('devices'), read: true },
+	getDevice: { method: 'GET', path: '/api/devices/{deviceId}', payload: keyed('device'), read: true },
+	getLastLocation: {
+		method: 'GET',
+		path: '/api/devices/{deviceId}/lastLocation',
+		payload: keyed('lastLocation'),
+		read: true,
+	},
+	// The vendor documents these two POSTs as date-range reads (see the contract's resolved
+	// contradiction); a locations call that carries a `location` stores it, so it is not a read.
+	getLocations: {
+		method: 'POST',
+		path: '/api/devices/{deviceId}/locations',
+		payload: keyed('locations'),
+		read: true,
+	},
+	submitLocation: {
+		method: 'POST',
+		path: '/api/devices/{deviceId}/locations',
+		payload: keyed('locations'),
+		read: false,
+	},
+	getAlerts: {
+		method: 'POST',
+		path: '/api/devices/{deviceId}/alerts',
+		payload: keyed('alerts'),
+		read: true,
+	},
+	sendCommand: {
+		method: 'POST',
+		path: '/api/devices/{deviceId}/sendCommand',
+		payload: keyed('result'),
+		read: false,
+	},
+
+	listGroups: { method: 'GET', path: '/api/groups', payload: keyed('groups'), read: true },
+	createGroup: { method: 'POST', path: '/api/groups', payload: flat('group'), read: false },
+	getGroup: { method: 'GET', path: '/api/groups/{groupId}', payload: flat('group'), read: true },
+	replaceGroup: { method: 'PUT', path: '/api/groups/{groupId}', payload: flat('group'), read: false },
+	updateGroup: {
+		method: 'PATCH',
+		path: '/api/groups/{groupId}',
+		payload: flat('group'),
+		read: false,
+	},
+	deleteGroup: { method: 'DELETE', path: '/api/groups/{groupId}', payload: none, read: false },
+
+	listUsers: { method: 'GET', path: '/api/users', payload: keyed('users'), read: true },
+	createUser: { method: 'POST', path: '/api/users', payload: flat('user'), read: false },
+	listCountries: {
+		method: 'GET',
+		path: '/api/users/countries',
+		payload: keyed('countries'),
+		read: true,
+	},
+	listTimeZones: {
+		method: 'GET',
+		path: '/api/users/timeZones',
+		payload: keyed('timeZones'),
+		read: true,
+	},
+	getUser: { method: 'GET', path: '/api/users/{userId}', payload: flat('user'), read: true },
+	replaceUser: { method: 'PUT', path: '/api/users/{userId}', payload: flat('user'), read: false },
+	updateUser: { method: 'PATCH', path: '/api/users/{userId}', payload: flat('user'), read: false },
+	deleteUser: { method: 'DELETE', path: '/api/users/{userId}', payload: none, read: false },
+} as const satisfies Record<string, Endpoint>;
+
+export type EndpointName = keyof typeof ENDPOINTS;
+
+// ---------------------------------------------------------------------------------------------
+// Resources
+
+export interface Device {
+	id: string;
+	name: string;
+	description?: string | null;
+	/** The device's phone number. */
+	min?: string | null;
+	tags?: Record<string, string>;
+	/** A device whose `expires` has passed no longer uses a license. */
+	expires?: string | null;
+}
+
+export interface Location {
+	dateTime: string;
+	latitude: number;
+	longitude: number;
+	speed?: number;
+	course?: number;
+	battery?: number;
+	fuel?: number;
+	fuel2?: number;
+	temperature?: number;
+	temperature2?: number;
+	sensorTime1?: number;
+	sensorTime2?: number;
+	sensorTime3?: number;
+	sensorTime4?: number;
+	inactiveSeconds?: number;
+	rpm?: number;
+	/** Spelled this way by the vendor. */
+	milleage?: number;
+	warningTexts?: string[];
+	alertTexts?: string[];
+	alerts?: string[];
+	warnings?: string[];
+	hasCriticalAlert?: boolean;
+	attributes?: Record<string, string>;
+	accessoriesAttributes?: Array<Record<string, unknown>>;
+	inputs?: boolean[];
+	outputs?: boolean[];
+}
+
+/** Optional numeric fields of a location a user may submit. */
+export const LOCATION_NUMBER_FIELDS = [
+	'speed',
+	'course',
+	'battery',
+	'fuel',
+	'fuel2',
+	'temperature',
+	'temperature2',
+	'sensorTime1',
+	'sensorTime2',
+	'sensorTime3',
+	'sensorTime4',
+	'inactiveSeconds',
+	'rpm',
+	'milleage',
+] as const;
+
+export const LOCATION_TEXT_LIST_FIELDS = ['warningTexts', 'alertTexts', 'alerts', 'warnings'] as const;
+
+export interface Alert {
+	dateTime: string;
+	latitude: number;
+	longitude: number;
+	text: string;
+	/** Channels the alert was sent through, e.g. "Email", "SMS". */
+	notifications: string[];
+	alerts: string[];
+}
+
+export const NOTIFICATION_CHANNEL = { email: 'Email', sms: 'SMS' } as const;
+
+export interface DateRange {
+	from: string;
+	to: string;
+}
+
+export interface LocationsRequest extends DateRange {
+	location?: Location;
+}
+
+export interface AlertsRequest extends DateRange {
+	alertName?: string;
+}
+
+export const COMMAND_FORMATS = ['Text', 'Hex', 'Base64'] as const;
+export type CommandFormat = (typeof COMMAND_FORMATS)[number];
+
+export interface SendCommandRequest {
+	command: string;
+	format?: CommandFormat;
+	sms?: boolean;
+}
+
+export interface Group {
+	id: string;
+	name: string;
+	description?: string | null;
+	devices?: string[];
+	creation?: string;
+	lastModified?: string;
+}
+
+export type GroupWrite = Pick<Group, 'name' | 'description' | 'devices'>;
+
+export interface User {
+	id: string;
+	name: string;
+	email: string;
+	country: string;
+	timeZone: string;
+	description?: string | null;
+	message?: string | null;
+	disabled?: boolean;
+	disabledMessage?: string | null;
+	tags?: Record<string, string>;
+	privileges?: string[];
+	group?: string | null;
+	deviceId?: string | null;
+	adminDevices?: number;
+	from?: string | null;
+	expires?: string | null;
+	/** Write-only: the service reads it back as null. */
+	password?: string | null;
+	creation?: string;
+	modification?: string;
+	lastLogin?: string | null;
+}
+
+export const USER_REQUIRED_FIELDS = ['name', 'email', 'country', 'timeZone'] as const;
+
+/** User fields a client may write besides the required ones. */
+export const USER_OPTIONAL_FIELDS = [
+	'description',
+	'message',
+	'disabled',
+	'disabledMessage',
+	'tags',
+	'privileges',
+	'group',
+	'deviceId',
+	'adminDevices',
+	'from',
+	'expires',
+	'password',
+] as const;
+
+export const USER_WRITE_ONLY_FIELDS = ['password'] as const;
+
+export type UserWrite = Omit<User, 'id' | 'creation' | 'modification' | 'lastLogin'>;
+
+/** One operation of an RFC 6902 JSON Patch, as PATCH /api/groups|users/{id} expects. */
+export type JsonPatchOperation =
+	| { op: 'add' | 'replace'; path: string; value: unknown }
+	| { op: 'remove'; path: string };
+
+export const JSON_PATCH_OPS = ['add', 'remove', 'replace'] as const;

@@ -3,7 +3,7 @@ module.exports = {
 	testEnvironment: 'node',
 	// Type errors are caught by `tsc -p tsconfig.dev.json` before jest runs; transpiling only keeps
 	// the suites fast.
-	transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.dev.json' }] },
+	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }] },
 	testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/nodes/**/*.test.ts', '<rootDir>/sandbox/**/*.test.ts'],
 	setupFiles: ['<rootDir>/test/support/env.ts'],
 	setupFilesAfterEnv: ['<rootDir>/test/support/after-env.ts'],

@@ -39,9 +39,12 @@ export type PathParam = 'deviceId' | 'groupId' | 'userId';
  * user, which some deployments still wrap under `group`/`user`), or nowhere (delete).
  */
 export type Payload =
-	| { kind: 'keyed'; key: string }
+	| { kind: 'keyed'; key: string; shape: PayloadShape }
 	| { kind: 'flat'; wrapperKey: string }
 	| { kind: 'none' };
+
+/** What a keyed payload holds; `nullableObject` is a last location, null when none was ever sent. */
+export type PayloadShape = 'list' | 'object' | 'nullableObject' | 'map' | 'text';
 
 export interface Endpoint {
 	method: HttpMethod;
@@ -52,17 +55,17 @@ export interface Endpoint {
 	read: boolean;
 }
 
-const keyed = (key: string): Payload => ({ kind: 'keyed', key });
+const keyed = (key: string, shape: PayloadShape): Payload => ({ kind: 'keyed', key, shape });
 const flat = (wrapperKey: string): Payload => ({ kind: 'flat', wrapperKey });
 const none: Payload = { kind: 'none' };
 
 export const ENDPOINTS = {
-	listDevices: { method: 'GET', path: '/api/devices', payload: keyed('devices'), read: true },
-	getDevice: { method: 'GET', path: '/api/devices/{deviceId}', payload: keyed('device'), read: true },
+	listDevices: { method: 'GET', path: '/api/devices', payload: keyed('devices', 'list'), read: true },
+	getDevice: { method: 'GET', path: '/api/devices/{deviceId}', payload: keyed('device', 'object'), read: true },
 	getLastLocation: {
 		method: 'GET',
 		path: '/api/devices/{deviceId}/lastLocation',
-		payload: keyed('lastLocation'),
+		payload: keyed('lastLocation', 'nullableObject'),
 		read: true,
 	},
 	// The vendor documents these two POSTs as date-range reads (see the contract's resolved
@@ -70,29 +73,29 @@ export const ENDPOINTS = {
 	getLocations: {
 		method: 'POST',
 		path: '/api/devices/{deviceId}/locations',
-		payload: keyed('locations'),
+		payload: keyed('locations', 'list'),
 		read: true,
 	},
 	submitLocation: {
 		method: 'POST',
 		path: '/api/devices/{deviceId}/locations',
-		payload: keyed('locations'),
+		payload: keyed('locations', 'list'),
 		read: false,
 	},
 	getAlerts: {
 		method: 'POST',
 		path: '/api/devices/{deviceId}/alerts',
-		payload: keyed('alerts'),
+		payload: keyed('alerts', 'list'),
 		read: true,
 	},
 	sendCommand: {
 		method: 'POST',
 		path: '/api/devices/{deviceId}/sendCommand',
-		payload: keyed('result'),
+		payload: keyed('result', 'text'),
 		read: false,
 	},
 
-	listGroups: { method: 'GET', path: '/api/groups', payload: keyed('groups'), read: true },
+	listGroups: { method: 'GET', path: '/api/groups', payload: keyed('groups', 'list'), read: true },
 	createGroup: { method: 'POST', path: '/api/groups', payload: flat('group'), read: false },
 	getGroup: { method: 'GET', path: '/api/groups/{groupId}', payload: flat('group'), read: true },
 	replaceGroup: { method: 'PUT', path: '/api/groups/{groupId}', payload: flat('group'), read: false },
@@ -104,18 +107,18 @@ export const ENDPOINTS = {
 	},
 	deleteGroup: { method: 'DELETE', path: '/api/groups/{groupId}', payload: none, read: false },
 
-	listUsers: { method: 'GET', path: '/api/users', payload: keyed('users'), read: true },
+	listUsers: { method: 'GET', path: '/api/users', payload: keyed('users', 'list'), read: true },
 	createUser: { method: 'POST', path: '/api/users', payload: flat('user'), read: false },
 	listCountries: {
 		method: 'GET',
 		path: '/api/users/countries',
-		payload: keyed('countries'),
+		payload: keyed('countries', 'map'),
 		read: true,
 	},
 	listTimeZones: {
 		method: 'GET',
 		path: '/api/users/timeZones',
-		payload: keyed('timeZones'),
+		payload: keyed('timeZones', 'map'),
 		read: true,
 	},
 	getUser: { method: 'GET', path: '/api/users/{userId}', payload: flat('user'), read: true },

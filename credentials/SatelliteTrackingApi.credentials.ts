@@ -1,0 +1,107 @@
+import type {
+	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IDataObject,
+	IHttpRequestHelper,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import { requestToken } from '../nodes/shared/transport/token';
+import { CREDENTIAL_TYPE, DEFAULT_BASE_URL, ENDPOINTS } from '../nodes/shared/wire';
+
+export class SatelliteTrackingApi implements ICredentialType {
+	name = CREDENTIAL_TYPE;
+
+	displayName = 'Satellite Tracking API';
+
+	documentationUrl = 'https://github.com/plaspy-dev/docs';
+
+	icon = {
+		light: 'file:../nodes/SatelliteTracking/satelliteTracking.svg',
+		dark: 'file:../nodes/SatelliteTracking/satelliteTracking.dark.svg',
+	} as const;
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: DEFAULT_BASE_URL,
+			required: true,
+			description: 'Address of the tracking API, with a path prefix if your deployment has one',
+		},
+		{
+			displayName: 'User Name',
+			name: 'userName',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'name@example.com',
+			description: "The account's e-mail address",
+		},
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description:
+				'Generated in the web app under account settings when the API is activated. Regenerating it invalidates the old key at once.',
+		},
+		{
+			displayName: 'Allow Unauthorized Certificates',
+			name: 'allowUnauthorizedCerts',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to connect even if the TLS certificate cannot be verified (self-signed test servers only)',
+		},
+		{
+			displayName: 'Token',
+			name: 'token',
+			type: 'hidden',
+			typeOptions: { expirable: true, password: true },
+			default: '',
+		},
+		{
+			displayName: 'Token Expires',
+			name: 'tokenExpires',
+			type: 'hidden',
+			default: '',
+		},
+	];
+
+	// n8n calls this when `token` is empty, and once more when a request answers 401; it stores
+	// what is returned in the credential, so the token is shared by executions and workers.
+	async preAuthentication(
+		this: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+	): Promise<IDataObject> {
+		const { token, expires } = await requestToken(this.helpers, credentials);
+		return { token, tokenExpires: expires };
+	}
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: { Authorization: '=Bearer {{$credentials.token}}' },
+		},
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			url: ENDPOINTS.listGroups.path,
+			skipSslCertificateValidation: '={{$credentials.allowUnauthorizedCerts}}',
+		},
+		rules: [
+			{
+				type: 'responseSuccessBody',
+				properties: { key: 'success', value: false, message: 'The API refused the request' },
+			},
+		],
+	};
+}

@@ -1,0 +1,30 @@
+import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+
+import { getDateRange, getResourceId } from '../../../shared/parameters';
+import type { TrackingApiClient } from '../../../shared/transport';
+import type { Alert, AlertsRequest } from '../../../shared/wire';
+import { applyLimit, dateRange, deviceLocator, returnAllAndLimit } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	{ ...deviceLocator, description: 'The device whose alerts to get' },
+	...dateRange,
+	{
+		displayName: 'Alert Name',
+		name: 'alertName',
+		type: 'string',
+		default: '',
+		description: 'Only alerts with this name; leave empty for all',
+	},
+	...returnAllAndLimit,
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['alert'], operation: ['getAll'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
+	const deviceId = getResourceId(this, itemIndex, 'deviceId', 'Device');
+	const body: AlertsRequest = getDateRange(this, itemIndex);
+	const alertName = String(this.getNodeParameter('alertName', itemIndex, '')).trim();
+	if (alertName !== '') body.alertName = alertName;
+	const alerts = await api.request<Alert[]>('getAlerts', { deviceId }, body, itemIndex);
+	return applyLimit(this, itemIndex, alerts).map((alert) => ({ deviceId, ...alert }));
+}

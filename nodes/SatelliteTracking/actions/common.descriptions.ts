@@ -1,0 +1,98 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+function resourceLocator(name: string, label: string, searchListMethod: string, placeholder: string): INodeProperties {
+	return {
+		displayName: label,
+		name,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod, searchable: true },
+			},
+			{ displayName: 'By ID', name: 'id', type: 'string', placeholder },
+		],
+	};
+}
+
+export const deviceLocator = resourceLocator('deviceId', 'Device', 'searchDevices', 'e.g. device123');
+export const groupLocator = resourceLocator('groupId', 'Group', 'searchGroups', 'e.g. grp-123');
+export const userLocator = resourceLocator('userId', 'User', 'searchUsers', 'e.g. usr-12345');
+
+export const returnAllAndLimit: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+];
+
+/** The API has no paging: lists come whole, and Limit trims them here. */
+export function applyLimit<T>(context: IExecuteFunctions, itemIndex: number, results: T[]): T[] {
+	if (context.getNodeParameter('returnAll', itemIndex, false) as boolean) return results;
+	const limit = context.getNodeParameter('limit', itemIndex, 50) as number;
+	return results.slice(0, Math.max(0, limit));
+}
+
+export const dateRange: INodeProperties[] = [
+	{
+		displayName: 'From',
+		name: 'from',
+		type: 'dateTime',
+		default: '',
+		required: true,
+		description: 'Start of the range (inclusive). Dates without a time zone are read as UTC.',
+	},
+	{
+		displayName: 'To',
+		name: 'to',
+		type: 'dateTime',
+		default: '',
+		required: true,
+		description: 'End of the range (inclusive)',
+	},
+];
+
+/** Tags and attributes are string maps on the wire; the UI edits them as key/value rows. */
+export function keyValueCollection(name: string, label: string, description: string): INodeProperties {
+	return {
+		displayName: label,
+		name,
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: {},
+		description,
+		options: [
+			{
+				displayName: 'Entry',
+				name: 'entries',
+				values: [
+					{ displayName: 'Key', name: 'key', type: 'string', default: '' },
+					{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+				],
+			},
+		],
+	};
+}
+
+export function keyValueMap(collection: unknown): Record<string, string> {
+	const entries = ((collection as IDataObject | undefined)?.entries ?? []) as Array<{ key?: unknown; value?: unknown }>;
+	return Object.fromEntries(
+		entries.filter((entry) => String(entry.key ?? '').trim() !== '').map((entry) => [String(entry.key).trim(), String(entry.value ?? '')]),
+	);
+}

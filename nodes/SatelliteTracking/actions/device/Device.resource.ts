@@ -1,0 +1,30 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { OperationModule } from '../operation';
+import * as get from './get.operation';
+import * as getAll from './getAll.operation';
+import * as getLastLocation from './getLastLocation.operation';
+import * as sendCommand from './sendCommand.operation';
+
+export const operations: Record<string, OperationModule> = { get, getAll, getLastLocation, sendCommand };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['device'] } },
+		options: [
+			{ name: 'Get', value: 'get', description: 'Get a device', action: 'Get a device' },
+			{ name: 'Get Last Location', value: 'getLastLocation', description: "Get a device's newest fix", action: 'Get the last location of a device' },
+			{ name: 'Get Many', value: 'getAll', description: 'Get many devices, optionally filtered', action: 'Get many devices' },
+			{ name: 'Send Command', value: 'sendCommand', description: 'Send a command to a device', action: 'Send a command to a device' },
+		],
+		default: 'get',
+	},
+	...get.description,
+	...getAll.description,
+	...getLastLocation.description,
+	...sendCommand.description,
+];

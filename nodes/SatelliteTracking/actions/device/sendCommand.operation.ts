@@ -1,0 +1,74 @@
+import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+
+import { checked, getResourceId, invalidInput } from '../../../shared/parameters';
+import type { TrackingApiClient } from '../../../shared/transport';
+import { toNonEmptyText, type Check } from '../../../shared/validation';
+import { COMMAND_FORMATS, type CommandFormat, type SendCommandRequest } from '../../../shared/wire';
+import { deviceLocator } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	{ ...deviceLocator, description: 'The device to send the command to' },
+	{
+		displayName: 'Command',
+		name: 'command',
+		type: 'string',
+		default: '',
+		required: true,
+		description: "The command in the device's own protocol",
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Format',
+				name: 'format',
+				type: 'options',
+				default: 'Text',
+				options: COMMAND_FORMATS.map((format) => ({ name: format, value: format })),
+				description: 'How the command text is encoded',
+			},
+			{
+				displayName: 'Send by SMS',
+				name: 'sms',
+				type: 'boolean',
+				default: false,
+				description: "Whether to send the command as an SMS to the device's phone number instead of over its data link",
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['device'], operation: ['sendCommand'] } }, properties);
+
+const FORMAT_CHECKS: Record<CommandFormat, (command: string) => Check<string>> = {
+	Text: (command) => ({ ok: true, value: command }),
+	Hex: (command) =>
+		/^([0-9a-fA-F]{2})+$/.test(command.replace(/\s+/g, ''))
+			? { ok: true, value: command }
+			: { ok: false, problem: 'is not hexadecimal (pairs of 0-9, a-f)' },
+	Base64: (command) =>
+		/^[A-Za-z0-9+/]+={0,2}$/.test(command) && command.length % 4 === 0
+			? { ok: true, value: command }
+			: { ok: false, problem: 'is not Base64' },
+};
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
+	const deviceId = getResourceId(this, itemIndex, 'deviceId', 'Device');
+	const text = checked(this, itemIndex, 'Command', toNonEmptyText(this.getNodeParameter('command', itemIndex)));
+	const { format, sms } = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const body: SendCommandRequest = { command: text };
+	if (format !== undefined) {
+		if (!COMMAND_FORMATS.includes(format as CommandFormat)) {
+			throw invalidInput(this, itemIndex, 'Format', `must be one of ${COMMAND_FORMATS.join(', ')}`);
+		}
+		body.format = format as CommandFormat;
+		checked(this, itemIndex, 'Command', FORMAT_CHECKS[body.format](text));
+	}
+	if (sms !== undefined) body.sms = sms === true;
+	const result = await api.request<string>('sendCommand', { deviceId }, body, itemIndex);
+	return { deviceId, command: text, result };
+}

@@ -1,0 +1,21 @@
+import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+
+import { getDateRange, getResourceId } from '../../../shared/parameters';
+import type { TrackingApiClient } from '../../../shared/transport';
+import type { Location, LocationsRequest } from '../../../shared/wire';
+import { applyLimit, dateRange, deviceLocator, returnAllAndLimit } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	{ ...deviceLocator, description: 'The device whose fixes to get' },
+	...dateRange,
+	...returnAllAndLimit,
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['location'], operation: ['getAll'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
+	const deviceId = getResourceId(this, itemIndex, 'deviceId', 'Device');
+	const body: LocationsRequest = getDateRange(this, itemIndex);
+	const locations = await api.request<Location[]>('getLocations', { deviceId }, body, itemIndex);
+	return applyLimit(this, itemIndex, locations).map((location) => ({ deviceId, ...location }));
+}

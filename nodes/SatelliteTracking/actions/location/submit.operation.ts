@@ -1,0 +1,79 @@
+import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+
+import { checked, getResourceId } from '../../../shared/parameters';
+import type { TrackingApiClient } from '../../../shared/transport';
+import { toIsoDateTime, toLatitude, toLongitude, toNumberInRange } from '../../../shared/validation';
+import {
+	LOCATION_NUMBER_FIELDS,
+	LOCATION_TEXT_LIST_FIELDS,
+	type Location,
+	type LocationsRequest,
+} from '../../../shared/wire';
+import { deviceLocator, keyValueCollection, keyValueMap } from '../common.descriptions';
+
+const numberFields: INodeProperties[] = LOCATION_NUMBER_FIELDS.map((name) => ({
+	displayName: name.charAt(0).toUpperCase() + name.slice(1),
+	name,
+	type: 'number',
+	default: 0,
+}));
+
+const textListFields: INodeProperties[] = LOCATION_TEXT_LIST_FIELDS.map((name) => ({
+	displayName: name.charAt(0).toUpperCase() + name.slice(1),
+	name,
+	type: 'string',
+	default: '',
+	description: 'Comma-separated texts',
+}));
+
+const properties: INodeProperties[] = [
+	{ ...deviceLocator, description: 'The device the fix belongs to' },
+	{ displayName: 'Latitude', name: 'latitude', type: 'number', default: 0, required: true, typeOptions: { numberPrecision: 6 } },
+	{ displayName: 'Longitude', name: 'longitude', type: 'number', default: 0, required: true, typeOptions: { numberPrecision: 6 } },
+	{ displayName: 'Date Time', name: 'dateTime', type: 'dateTime', default: '', required: true, description: 'When the fix was taken' },
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			...numberFields,
+			...textListFields,
+			{ displayName: 'Has Critical Alert', name: 'hasCriticalAlert', type: 'boolean', default: false } as INodeProperties,
+			keyValueCollection('attributes', 'Attributes', 'Free-form attributes of the fix'),
+		].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['location'], operation: ['submit'] } }, properties);
+
+function buildLocation(context: IExecuteFunctions, itemIndex: number): Location {
+	const param = (name: string) => context.getNodeParameter(name, itemIndex);
+	const location: Location = {
+		dateTime: checked(context, itemIndex, 'Date Time', toIsoDateTime(param('dateTime'))),
+		latitude: checked(context, itemIndex, 'Latitude', toLatitude(param('latitude'))),
+		longitude: checked(context, itemIndex, 'Longitude', toLongitude(param('longitude'))),
+	};
+	const additional = context.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	for (const name of LOCATION_NUMBER_FIELDS) {
+		if (additional[name] === undefined) continue;
+		location[name] = checked(context, itemIndex, name, toNumberInRange(additional[name], -Number.MAX_VALUE, Number.MAX_VALUE));
+	}
+	for (const name of LOCATION_TEXT_LIST_FIELDS) {
+		if (additional[name] === undefined) continue;
+		location[name] = String(additional[name]).split(',').map((text) => text.trim()).filter((text) => text !== '');
+	}
+	if (additional.hasCriticalAlert !== undefined) location.hasCriticalAlert = additional.hasCriticalAlert === true;
+	if (additional.attributes !== undefined) location.attributes = keyValueMap(additional.attributes);
+	return location;
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
+	const deviceId = getResourceId(this, itemIndex, 'deviceId', 'Device');
+	const location = buildLocation(this, itemIndex);
+	// The endpoint stores the fix and answers the range around it, which confirms what was kept.
+	const body: LocationsRequest = { from: location.dateTime, to: location.dateTime, location };
+	const stored = await api.request<Location[]>('submitLocation', { deviceId }, body, itemIndex);
+	return stored.map((fix) => ({ deviceId, ...fix }));
+}

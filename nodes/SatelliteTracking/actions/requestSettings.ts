@@ -1,0 +1,49 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { ClientOptions } from '../../shared/transport';
+
+export const DEFAULT_CONCURRENCY = 5;
+
+export const requestSettings: INodeProperties = {
+	displayName: 'Request Settings',
+	name: 'requestSettings',
+	type: 'collection',
+	placeholder: 'Add Setting',
+	default: {},
+	description: "How this node spends the account's request quota",
+	options: [
+		{
+			displayName: 'Max Concurrent Requests',
+			name: 'maxConcurrency',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 50 },
+			default: DEFAULT_CONCURRENCY,
+			description: 'How many requests may be under way at once. On a 429 answer the node halves this for a while and pauses all requests.',
+		},
+		{
+			displayName: 'Max Requests per Minute',
+			name: 'requestsPerMinute',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 0,
+			description: 'Cap on requests this node sends in any 60-second window; 0 for no cap. Set it below the account quota to never see a 429.',
+		},
+		{
+			displayName: 'Timeout (Seconds)',
+			name: 'timeoutSeconds',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 30,
+			description: 'How long to wait for one answer before giving up on it',
+		},
+	],
+};
+
+export function readRequestSettings(context: IExecuteFunctions): ClientOptions {
+	const settings = context.getNodeParameter('requestSettings', 0, {}) as IDataObject;
+	return {
+		maxConcurrent: Number(settings.maxConcurrency ?? DEFAULT_CONCURRENCY),
+		requestsPerMinute: Number(settings.requestsPerMinute ?? 0),
+		timeoutMs: Number(settings.timeoutSeconds ?? 30) * 1000,
+	};
+}

@@ -1,0 +1,25 @@
+import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
+
+import { TrackingApiClient } from '../../shared/transport';
+import * as alert from './alert/Alert.resource';
+import * as device from './device/Device.resource';
+import * as location from './location/Location.resource';
+import type { OperationModule } from './operation';
+import { readRequestSettings } from './requestSettings';
+import { runItems } from './runItems';
+
+export const resources = { device, location, alert };
+
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operationName = this.getNodeParameter('operation', 0) as string;
+	const operations: Record<string, OperationModule> | undefined =
+		resources[resource as keyof typeof resources]?.operations;
+	const operation = operations?.[operationName];
+	if (!operation) {
+		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" is not supported for "${resource}"`);
+	}
+	const settings = readRequestSettings(this);
+	const api = await TrackingApiClient.create(this, settings);
+	return [await runItems(this, api, operation, settings.maxConcurrent)];
+}

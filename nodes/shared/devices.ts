@@ -1,0 +1,33 @@
+import type { Device } from './wire';
+
+/** A device past its `expires` no longer uses a license; null or no date means it never expires. */
+export function isExpired(device: Pick<Device, 'expires'>, now: Date): boolean {
+	if (!device.expires) return false;
+	const expires = Date.parse(device.expires);
+	return !Number.isNaN(expires) && expires <= now.getTime();
+}
+
+export type DeviceStatus = 'all' | 'active' | 'expired';
+
+export interface DeviceFilters {
+	status?: DeviceStatus;
+	nameContains?: string;
+	tagKey?: string;
+	tagValue?: string;
+}
+
+export function filterDevices(devices: Device[], filters: DeviceFilters, now: Date): Device[] {
+	const name = filters.nameContains?.trim().toLowerCase() ?? '';
+	const tagKey = filters.tagKey?.trim() ?? '';
+	return devices.filter((device) => {
+		if (filters.status === 'active' && isExpired(device, now)) return false;
+		if (filters.status === 'expired' && !isExpired(device, now)) return false;
+		if (name !== '' && !(device.name ?? '').toLowerCase().includes(name)) return false;
+		if (tagKey !== '') {
+			const value = device.tags?.[tagKey];
+			if (value === undefined) return false;
+			if ((filters.tagValue ?? '') !== '' && value !== filters.tagValue) return false;
+		}
+		return true;
+	});
+}

@@ -1,0 +1,145 @@
+import {
+	sleep,
+	type ICredentialDataDecryptedObject,
+	type ICredentialsDecrypted,
+	type IExecuteFunctions,
+	type ILoadOptionsFunctions,
+	type INode,
+	type IPollFunctions,
+} from 'n8n-workflow';
+
+import { CREDENTIAL_TYPE, ENDPOINTS, type EndpointName, type PathParam } from '../wire';
+import { unwrapEnvelope } from './envelope';
+import { describeFailure, isTokenRefusal, toNodeApiError, type RequestFailure } from './errors';
+import { RequestPacer } from './pacer';
+import { isRetryable, MAX_RETRIES, retryDelayMs } from './retryPolicy';
+import { fillPath, joinUrl } from './url';
+
+export type RequestContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
+
+export interface ClientOptions {
+	maxConcurrent: number;
+	requestsPerMinute?: number;
+	timeoutMs?: number;
+}
+
+export type PathParams = Partial<Record<PathParam, string>>;
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+/** Fetch a new token this long before the service's `expires`, so no request races the expiry. */
+const TOKEN_EXPIRY_MARGIN_MS = 30_000;
+
+/**
+ * The only way node code talks to the tracking API. One client serves one node run: it shares
+ * the credential (and so the token) between all its requests, paces them, retries what is safe
+ * to retry, and turns every failure into a NodeApiError carrying the service's own message.
+ */
+export class TrackingApiClient {
+	private tokenFetch: Promise<unknown> | undefined;
+
+	private tokenRefusal: unknown;
+
+	private constructor(
+		private readonly context: RequestContext,
+		private readonly node: INode,
+		private readonly credentials: ICredentialsDecrypted,
+		private readonly pacer: RequestPacer,
+		private readonly timeoutMs: number,
+	) {}
+
+	static async create(context: RequestContext, options: ClientOptions): Promise<TrackingApiClient> {
+		const node = context.getNode();
+		const data = { ...(await context.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE)) };
+		const stored = node.credentials?.[CREDENTIAL_TYPE];
+		const credentials: ICredentialsDecrypted = {
+			id: stored?.id ?? '',
+			name: stored?.name ?? '',
+			type: CREDENTIAL_TYPE,
+			data,
+		};
+		const pacer = new RequestPacer(options);
+		return new TrackingApiClient(context, node, credentials, pacer, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+	}
+
+	async request<T>(name: EndpointName, params: PathParams = {}, body?: object, itemIndex?: number): Promise<T> {
+		const endpoint = ENDPOINTS[name];
+		const url = joinUrl(String(this.data.baseUrl ?? ''), fillPath(endpoint.path, params));
+		for (let attempt = 0; ; attempt++) {
+			let failure: RequestFailure;
+			const release = await this.pacer.acquire();
+			try {
+				const answer = await this.send(endpoint.method, url, body);
+				this.pacer.succeeded();
+				return unwrapEnvelope(endpoint, answer) as T;
+			} catch (error) {
+				failure = describeFailure(error);
+			} finally {
+				release();
+			}
+			if (attempt >= MAX_RETRIES || !isRetryable(failure, endpoint.read)) {
+				throw toNodeApiError(this.node, failure, itemIndex);
+			}
+			const delay = retryDelayMs(attempt, failure.retryAfterMs, Math.random);
+			if (failure.status === 429 || failure.status === 503) {
+				this.pacer.throttled(delay);
+			} else {
+				await sleep(delay);
+			}
+		}
+	}
+
+	private get data(): ICredentialDataDecryptedObject {
+		return this.credentials.data as ICredentialDataDecryptedObject;
+	}
+
+	/**
+	 * n8n fetches a token when the credential's token is empty, but would do so for every request
+	 * already in flight; the first request without a token therefore goes alone and the others
+	 * reuse what it stored in the shared credential data. A refused key fails the rest at once.
+	 */
+	private async send(method: string, url: string, body?: object): Promise<unknown> {
+		while (this.needsToken()) {
+			if (this.tokenRefusal) throw this.tokenRefusal;
+			if (this.tokenFetch === undefined) return await this.sendAlone(method, url, body);
+			await this.tokenFetch.catch(() => undefined);
+		}
+		return await this.sendWithCredential(method, url, body);
+	}
+
+	private async sendAlone(method: string, url: string, body?: object): Promise<unknown> {
+		this.data.token = '';
+		const solo = this.sendWithCredential(method, url, body);
+		this.tokenFetch = solo;
+		try {
+			return await solo;
+		} catch (error) {
+			if (isTokenRefusal(error)) this.tokenRefusal = error;
+			throw error;
+		} finally {
+			this.tokenFetch = undefined;
+		}
+	}
+
+	private needsToken(): boolean {
+		const { token, tokenExpires } = this.data;
+		if (typeof token !== 'string' || token === '') return true;
+		const expires = typeof tokenExpires === 'string' ? Date.parse(tokenExpires) : NaN;
+		return !Number.isNaN(expires) && expires - TOKEN_EXPIRY_MARGIN_MS <= Date.now();
+	}
+
+	private async sendWithCredential(method: string, url: string, body?: object): Promise<unknown> {
+		return await this.context.helpers.httpRequestWithAuthentication.call(
+			this.context,
+			CREDENTIAL_TYPE,
+			{
+				method: method as 'GET',
+				url,
+				body,
+				json: true,
+				timeout: this.timeoutMs,
+				skipSslCertificateValidation: this.data.allowUnauthorizedCerts === true,
+			},
+			{ credentialsDecrypted: this.credentials },
+		);
+	}
+}

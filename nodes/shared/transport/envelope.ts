@@ -1,0 +1,93 @@
+import { ENVELOPE_KEYS, type Endpoint, type Envelope, type PayloadShape } from '../wire';
+
+/** An answer the service sent but the node cannot use; carries the vendor's text when there is one. */
+export class EnvelopeError extends Error {
+	constructor(
+		message: string,
+		readonly vendorMessage?: string,
+	) {
+		super(message);
+	}
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const SHAPE_CHECKS: Record<PayloadShape, (value: unknown) => boolean> = {
+	list: Array.isArray,
+	object: isObject,
+	nullableObject: (value) => value === null || isObject(value),
+	map: isObject,
+	text: (value) => typeof value === 'string',
+};
+
+const SHAPE_NAMES: Record<PayloadShape, string> = {
+	list: 'a list',
+	object: 'an object',
+	nullableObject: 'an object or null',
+	map: 'an object',
+	text: 'a text',
+};
+
+/** The vendor's `error` text of a failed answer, if the body has one. */
+export function vendorMessage(body: unknown): string | undefined {
+	if (!isObject(body)) return undefined;
+	const { error } = body as Partial<Envelope>;
+	return typeof error === 'string' && error.trim() !== '' ? error.trim() : undefined;
+}
+
+/**
+ * Strips the envelope and returns the resource. `success: false` is a failure whatever the HTTP
+ * status; a single group or user comes flat beside the envelope, or wrapped under its own key.
+ */
+export function unwrapEnvelope(endpoint: Endpoint, body: unknown): unknown {
+	if (!isObject(body)) {
+		throw new EnvelopeError(
+			`The tracking API answered ${Array.isArray(body) ? 'a list' : 'something other than a JSON object'} where an object was expected`,
+		);
+	}
+	if ((body as Partial<Envelope>).success !== true) {
+		const text = vendorMessage(body);
+		throw new EnvelopeError(
+			text ?? 'The tracking API reported a failure without a reason',
+			text,
+		);
+	}
+	const { payload } = endpoint;
+	switch (payload.kind) {
+		case 'none':
+			return undefined;
+		case 'flat': {
+			const wrapped = body[payload.wrapperKey];
+			if (isObject(wrapped)) return wrapped;
+			const resource = Object.fromEntries(
+				Object.entries(body).filter(([key]) => !(ENVELOPE_KEYS as readonly string[]).includes(key)),
+			);
+			if (Object.keys(resource).length === 0) {
+				throw new EnvelopeError('The tracking API answered success without the resource');
+			}
+			return resource;
+		}
+		case 'keyed': {
+			if (!(payload.key in body)) {
+				throw new EnvelopeError(`The tracking API answer has no "${payload.key}"`);
+			}
+			const value = body[payload.key];
+			if (!SHAPE_CHECKS[payload.shape](value)) {
+				throw new EnvelopeError(
+					`The tracking API answer's "${payload.key}" is not ${SHAPE_NAMES[payload.shape]}`,
+				);
+			}
+			return value;
+		}
+	}
+}
+
+/** The usage counters beside the payload, offered to users as an opt-in field. */
+export function usageCounters(body: unknown): { apiUsage?: number; apiDailyUsage?: number } {
+	if (!isObject(body)) return {};
+	const { apiUsage, apiDailyUsage } = body as Partial<Envelope>;
+	const pick = (value: unknown) => (typeof value === 'number' ? value : undefined);
+	return { apiUsage: pick(apiUsage), apiDailyUsage: pick(apiDailyUsage) };
+}

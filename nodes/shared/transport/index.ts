@@ -1,0 +1,2 @@
+export { TrackingApiClient, type ClientOptions, type PathParams, type RequestContext } from './client';
+export { requestToken } from './token';

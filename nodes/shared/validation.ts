@@ -1,0 +1,85 @@
+/** Checks and conversions of user input. Pure: plain values in, plain values out. */
+
+export type Check<T> = { ok: true; value: T } | { ok: false; problem: string };
+
+const ok = <T>(value: T): Check<T> => ({ ok: true, value });
+const fail = <T>(problem: string): Check<T> => ({ ok: false, problem });
+
+const PREVIEW_LENGTH = 60;
+
+/** A short, printable rendering of a bad value for an error message. */
+export function preview(value: unknown): string {
+	let text: string;
+	try {
+		text = typeof value === 'string' ? JSON.stringify(value) : String(JSON.stringify(value) ?? value);
+	} catch {
+		text = String(value);
+	}
+	return text.length > PREVIEW_LENGTH ? `${text.slice(0, PREVIEW_LENGTH)}…` : text;
+}
+
+interface DateLike {
+	toJSDate?: () => Date;
+	toISO?: () => string | null;
+}
+
+/**
+ * Accepts what an n8n date field or expression can hold — an ISO string, a Date, epoch
+ * milliseconds, a Luxon DateTime — and returns ISO 8601 UTC with `Z`, as the API expects.
+ */
+export function toIsoDateTime(value: unknown): Check<string> {
+	let date: Date | undefined;
+	if (value instanceof Date) {
+		date = value;
+	} else if (typeof value === 'number' && Number.isFinite(value)) {
+		date = new Date(value);
+	} else if (typeof value === 'string' && value.trim() !== '') {
+		const text = value.trim();
+		// Date.parse accepts "1" or "March" as dates; require at least a calendar date.
+		if (!/^\d{4}-\d{2}-\d{2}/.test(text)) return fail(`is not an ISO 8601 date (got ${preview(value)})`);
+		date = new Date(/[zZ]|[+-]\d{2}:?\d{2}$/.test(text) || !text.includes('T') ? text : `${text}Z`);
+	} else if (typeof value === 'object' && value !== null && typeof (value as DateLike).toJSDate === 'function') {
+		date = (value as DateLike).toJSDate!();
+	} else {
+		return fail(value === '' || value === undefined || value === null ? 'is empty' : `is not a date (got ${preview(value)})`);
+	}
+	if (Number.isNaN(date.getTime())) return fail(`is not a valid date (got ${preview(value)})`);
+	return ok(date.toISOString());
+}
+
+export function toNumberInRange(value: unknown, min: number, max: number): Check<number> {
+	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof number !== 'number' || !Number.isFinite(number)) {
+		return fail(`must be a number (got ${preview(value)})`);
+	}
+	if (number < min || number > max) return fail(`must be between ${min} and ${max} (got ${number})`);
+	return ok(number);
+}
+
+export const toLatitude = (value: unknown) => toNumberInRange(value, -90, 90);
+export const toLongitude = (value: unknown) => toNumberInRange(value, -180, 180);
+
+export function toNonEmptyText(value: unknown): Check<string> {
+	if (typeof value === 'number' || typeof value === 'boolean') return ok(String(value));
+	if (typeof value !== 'string') {
+		return fail(value === undefined || value === null ? 'is empty' : `must be text (got ${preview(value)})`);
+	}
+	return value.trim() === '' ? fail('is empty') : ok(value.trim());
+}
+
+/** An id that fills one path segment: any text but empty, `.` or `..` (URL parsers resolve those). */
+export function toResourceId(value: unknown): Check<string> {
+	const text = toNonEmptyText(value);
+	if (!text.ok) return text;
+	if (text.value === '.' || text.value === '..') return fail(`cannot be ${preview(text.value)}`);
+	return text;
+}
+
+// Deliberately simple: one "@", no spaces, a dot in the domain. The service has the last word.
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function toEmail(value: unknown): Check<string> {
+	const text = toNonEmptyText(value);
+	if (!text.ok) return text;
+	return EMAIL.test(text.value) ? text : fail(`is not an e-mail address (got ${preview(text.value)})`);
+}

@@ -1,0 +1,233 @@
+import { ExecutionLifecycleHooks, PollContext, WorkflowExecute } from 'n8n-core';
+import {
+	createDeferredPromise,
+	createRunExecutionData,
+	Workflow,
+	type ICredentialType,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INode,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypes,
+	type IPollFunctions,
+	type IRun,
+	type IWorkflowExecuteAdditionalData,
+	type IConnections,
+	type WorkflowExecuteMode,
+} from 'n8n-workflow';
+
+import { SatelliteTrackingApi } from '../../credentials/SatelliteTrackingApi.credentials';
+import { SatelliteTracking } from '../../nodes/SatelliteTracking/SatelliteTracking.node';
+import { InMemoryCredentialsHelper, type StoredCredential } from './credentials-helper';
+
+export const PACKAGE = 'n8n-nodes-satellite-tracking';
+export const ACTION_NODE_TYPE = `${PACKAGE}.satelliteTracking`;
+export const TRIGGER_NODE_TYPE = `${PACKAGE}.satelliteTrackingTrigger`;
+export const ITEMS_NODE_TYPE = 'test.items';
+export const CREDENTIAL_ID = 'cred-sandbox';
+
+/** Start node of test workflows: emits the items in its `items` parameter. */
+class ItemsNode implements INodeType {
+	description = {
+		displayName: 'Items',
+		name: 'items',
+		group: ['input'],
+		version: 1,
+		description: 'Emits fixed items',
+		defaults: { name: 'Items' },
+		inputs: ['main'],
+		outputs: ['main'],
+		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[]' }],
+	} as INodeType['description'];
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = this.getNodeParameter('items', 0) as IDataObject[];
+		return [items.map((json) => ({ json }))];
+	}
+}
+
+/** Node types a test workflow can use; the trigger joins once it exists. */
+const registeredNodeTypes = new Map<string, INodeType>([
+	[ACTION_NODE_TYPE, new SatelliteTracking()],
+	[ITEMS_NODE_TYPE, new ItemsNode()],
+]);
+
+export function registerNodeType(type: string, node: INodeType): void {
+	registeredNodeTypes.set(type, node);
+}
+
+const nodeTypes: INodeTypes = {
+	getByName: (type) => lookup(type),
+	getByNameAndVersion: (type) => lookup(type),
+	getKnownTypes: () => ({}),
+};
+
+function lookup(type: string): INodeType {
+	const node = registeredNodeTypes.get(type);
+	if (!node) throw new Error(`Unknown node type ${type}`);
+	return node;
+}
+
+export interface EngineOptions {
+	baseUrl: string;
+	userName: string;
+	apiKey: string;
+	allowUnauthorizedCerts?: boolean;
+}
+
+export interface NodeRunResult {
+	/** Output items of the node under test, in order. */
+	items: INodeExecutionData[];
+	/** The error that stopped the node, when it failed without Continue On Fail. */
+	error?: Error & { description?: string | null; context?: IDataObject };
+	run: IRun;
+}
+
+/**
+ * Runs this package's nodes inside n8n-core's real WorkflowExecute, with an in-memory credential
+ * store that performs the credential's real token exchange.
+ */
+export class Engine {
+	readonly credentials: InMemoryCredentialsHelper;
+
+	private workflowCounter = 0;
+
+	constructor(options: EngineOptions) {
+		const credentialType: ICredentialType = new SatelliteTrackingApi();
+		this.credentials = new InMemoryCredentialsHelper(new Map([[credentialType.name, credentialType]]));
+		this.credentials.save(this.credentialRecord(options));
+	}
+
+	/** Replaces the stored credential (a new key, a new base URL…), dropping any stored token. */
+	setCredential(options: EngineOptions): void {
+		this.credentials.save(this.credentialRecord(options));
+	}
+
+	get storedToken(): string {
+		return String(this.credentials.read(CREDENTIAL_ID).token ?? '');
+	}
+
+	/** Builds an Items → node workflow, runs it and returns the node's output. */
+	async runNode(
+		parameters: INode['parameters'],
+		options: { items?: IDataObject[]; continueOnFail?: boolean; type?: string } = {},
+	): Promise<NodeRunResult> {
+		const node = this.node('Node', options.type ?? ACTION_NODE_TYPE, parameters, [300, 0]);
+		if (options.continueOnFail) node.onError = 'continueRegularOutput';
+		const run = await this.runWorkflow([node], { items: options.items ?? [{}] });
+		const taskData = run.data.resultData.runData.Node?.[0];
+		return {
+			items: taskData?.data?.main?.[0] ?? [],
+			error: (taskData?.error ?? run.data.resultData.error) as NodeRunResult['error'],
+			run,
+		};
+	}
+
+	/** Runs Items → nodes[0] → nodes[1] → … ; returns the whole run. */
+	async runWorkflow(nodes: INode[], options: { items?: IDataObject[] } = {}): Promise<IRun> {
+		const start = this.node('Items', ITEMS_NODE_TYPE, { items: (options.items ?? [{}]) as never }, [0, 0]);
+		const chain = [start, ...nodes];
+		const connections: IConnections = {};
+		for (let index = 0; index + 1 < chain.length; index++) {
+			connections[chain[index].name] = { main: [[{ node: chain[index + 1].name, type: 'main', index: 0 }]] };
+		}
+		const workflow = this.workflow(chain, connections);
+		const hooks = new ExecutionLifecycleHooks('manual', `exec-${this.workflowCounter}`, {
+			id: workflow.id,
+			name: workflow.name ?? 'test',
+			nodes: chain,
+			connections,
+			active: false,
+			activeVersionId: null,
+			isArchived: false,
+			createdAt: new Date(),
+			updatedAt: new Date(),
+		} as never);
+		const finished = createDeferredPromise<IRun>();
+		hooks.addHandler('workflowExecuteAfter', (run) => finished.resolve(run));
+
+		const runExecutionData = createRunExecutionData({
+			executionData: { nodeExecutionStack: [{ node: start, data: { main: [[{ json: {} }]] }, source: null }] },
+		});
+		const execution = new WorkflowExecute(this.additionalData(hooks), 'manual', runExecutionData);
+		await execution.processRunExecutionData(workflow);
+		return await finished.promise;
+	}
+
+	/** Calls a polling node's poll() the way n8n's poller does, with persistent static data. */
+	async poll(
+		parameters: INode['parameters'],
+		staticData: IDataObject,
+		mode: WorkflowExecuteMode = 'trigger',
+	): Promise<INodeExecutionData[][] | null> {
+		const node = this.node('Trigger', TRIGGER_NODE_TYPE, parameters, [0, 0]);
+		const workflow = this.workflow([node], {}, staticData);
+		const context: IPollFunctions = new PollContext(workflow, node, this.additionalData(), mode, 'activate');
+		const nodeType = lookup(TRIGGER_NODE_TYPE);
+		return await nodeType.poll!.call(context);
+	}
+
+	node(name: string, type: string, parameters: INode['parameters'], position: [number, number]): INode {
+		return {
+			id: name,
+			name,
+			type,
+			typeVersion: 1,
+			position,
+			parameters,
+			credentials: { satelliteTrackingApi: { id: CREDENTIAL_ID, name: 'Sandbox' } },
+		};
+	}
+
+	private workflow(nodes: INode[], connections: IConnections, staticData?: IDataObject): Workflow {
+		return new Workflow({
+			id: `wf-${++this.workflowCounter}`,
+			name: 'test',
+			nodes,
+			connections,
+			active: false,
+			nodeTypes,
+			staticData,
+			settings: { executionOrder: 'v1' },
+		});
+	}
+
+	private additionalData(hooks?: ExecutionLifecycleHooks): IWorkflowExecuteAdditionalData {
+		const unavailable = (what: string) => () => {
+			throw new Error(`${what} is not available in the test engine`);
+		};
+		return {
+			hooks,
+			credentialsHelper: this.credentials,
+			currentNodeExecutionIndex: 0,
+			restApiUrl: 'http://localhost:5678/rest',
+			instanceBaseUrl: 'http://localhost:5678/',
+			formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
+			webhookBaseUrl: 'http://localhost:5678/webhook',
+			webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
+			webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
+			variables: {},
+			executeWorkflow: unavailable('executeWorkflow'),
+			getRunExecutionData: unavailable('getRunExecutionData'),
+			logAiEvent: () => undefined,
+			startRunnerTask: unavailable('startRunnerTask'),
+		} as unknown as IWorkflowExecuteAdditionalData;
+	}
+
+	private credentialRecord(options: EngineOptions): StoredCredential {
+		return {
+			id: CREDENTIAL_ID,
+			name: 'Sandbox',
+			type: 'satelliteTrackingApi',
+			data: {
+				baseUrl: options.baseUrl,
+				userName: options.userName,
+				apiKey: options.apiKey,
+				allowUnauthorizedCerts: options.allowUnauthorizedCerts ?? false,
+				token: '',
+				tokenExpires: '',
+			},
+		};
+	}
+}

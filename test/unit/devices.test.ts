@@ -1,0 +1,23 @@
+import { filterDevices, isExpired } from '../../nodes/shared/devices';
+import type { Device } from '../../nodes/shared/wire';
+
+const now = new Date('2026-06-01T00:00:00Z');
+const devices: Device[] = [
+	{ id: 'a', name: 'Truck 01', tags: { fleet: 'north' }, expires: null },
+	{ id: 'b', name: 'Van 02', tags: { fleet: 'south' }, expires: '2026-05-31T23:59:59Z' },
+	{ id: 'c', name: 'truck 03', tags: {}, expires: '2026-06-02T00:00:00Z' },
+];
+
+describe('devices', () => {
+	it('calls a device expired only once its date has passed', () => {
+		expect(devices.map((device) => isExpired(device, now))).toEqual([false, true, false]);
+		expect(isExpired({ expires: 'not a date' }, now)).toBe(false);
+	});
+	it('filters by status, name and tag', () => {
+		expect(filterDevices(devices, { status: 'active' }, now).map((d) => d.id)).toEqual(['a', 'c']);
+		expect(filterDevices(devices, { status: 'expired' }, now).map((d) => d.id)).toEqual(['b']);
+		expect(filterDevices(devices, { nameContains: 'TRUCK' }, now).map((d) => d.id)).toEqual(['a', 'c']);
+		expect(filterDevices(devices, { tagKey: 'fleet' }, now).map((d) => d.id)).toEqual(['a', 'b']);
+		expect(filterDevices(devices, { tagKey: 'fleet', tagValue: 'south' }, now).map((d) => d.id)).toEqual(['b']);
+	});
+});

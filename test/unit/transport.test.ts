@@ -1,0 +1,161 @@
+import { EnvelopeError, unwrapEnvelope } from '../../nodes/shared/transport/envelope';
+import { describeFailure } from '../../nodes/shared/transport/errors';
+import { RequestPacer } from '../../nodes/shared/transport/pacer';
+import { isRetryable, parseRetryAfter, retryDelayMs } from '../../nodes/shared/transport/retryPolicy';
+import { TokenRequestError } from '../../nodes/shared/transport/token';
+import { fillPath, joinUrl } from '../../nodes/shared/transport/url';
+import { ENDPOINTS } from '../../nodes/shared/wire';
+
+describe('paths', () => {
+	it('percent-encodes ids so they stay in their route', () => {
+		expect(fillPath(ENDPOINTS.getLastLocation.path, { deviceId: '../users' })).toBe('/api/devices/..%2Fusers/lastLocation');
+		expect(fillPath(ENDPOINTS.getDevice.path, { deviceId: 'a/b?x#y %z' })).toBe('/api/devices/a%2Fb%3Fx%23y%20%25z');
+	});
+	it('refuses dot segments and empty ids', () => {
+		expect(() => fillPath(ENDPOINTS.getDevice.path, { deviceId: '..' })).toThrow(RangeError);
+		expect(() => fillPath(ENDPOINTS.getDevice.path, {})).toThrow('deviceId is empty');
+	});
+	it('joins a base URL with a path prefix and trailing slashes', () => {
+		expect(joinUrl('https://host/tracking//', '/api/devices')).toBe('https://host/tracking/api/devices');
+	});
+});
+
+describe('envelope', () => {
+	it('returns a keyed payload', () => {
+		expect(unwrapEnvelope(ENDPOINTS.listDevices, { success: true, error: null, devices: [{ id: 'd' }] })).toEqual([{ id: 'd' }]);
+	});
+	it('returns a flat group without the envelope fields, or the wrapped one', () => {
+		const flat = { success: true, error: null, apiUsage: 3, apiDailyUsage: 9, id: 'g', name: 'G' };
+		expect(unwrapEnvelope(ENDPOINTS.getGroup, flat)).toEqual({ id: 'g', name: 'G' });
+		expect(unwrapEnvelope(ENDPOINTS.getGroup, { success: true, group: { id: 'g' } })).toEqual({ id: 'g' });
+	});
+	it('treats success:false as a failure with the vendor text, whatever the status', () => {
+		expect(() => unwrapEnvelope(ENDPOINTS.listDevices, { success: false, error: 'Nope.' })).toThrow('Nope.');
+	});
+	it.each([
+		['a list', [1, 2]],
+		['text', '<html>'],
+		['no payload key', { success: true }],
+		['a payload of the wrong shape', { success: true, devices: {} }],
+	])('rejects %s', (_, body) => {
+		expect(() => unwrapEnvelope(ENDPOINTS.listDevices, body)).toThrow(EnvelopeError);
+	});
+	it('accepts a null last location', () => {
+		expect(unwrapEnvelope(ENDPOINTS.getLastLocation, { success: true, lastLocation: null })).toBeNull();
+	});
+});
+
+describe('retry policy', () => {
+	it('retries 429 and 503 for any request, other failures only for reads', () => {
+		expect(isRetryable({ status: 429 }, false)).toBe(true);
+		expect(isRetryable({ status: 503 }, false)).toBe(true);
+		expect(isRetryable({ status: 500 }, false)).toBe(false);
+		expect(isRetryable({ networkCode: 'ECONNRESET' }, false)).toBe(false);
+		expect(isRetryable({ status: 500 }, true)).toBe(true);
+		expect(isRetryable({ networkCode: 'ECONNRESET' }, true)).toBe(true);
+		expect(isRetryable({ status: 404 }, true)).toBe(false);
+	});
+	it('honours Retry-After in seconds or as a date', () => {
+		expect(parseRetryAfter('2', 0)).toBe(2000);
+		expect(parseRetryAfter(new Date(10_000).toUTCString(), 4000)).toBe(6000);
+		expect(parseRetryAfter('soon', 0)).toBeUndefined();
+		expect(retryDelayMs(3, 1500, () => 0.5)).toBe(1500);
+	});
+	it('backs off exponentially with jitter inside [ceiling/2, ceiling]', () => {
+		expect(retryDelayMs(0, undefined, () => 0)).toBe(250);
+		expect(retryDelayMs(0, undefined, () => 1)).toBe(500);
+		expect(retryDelayMs(3, undefined, () => 1)).toBe(4000);
+		expect(retryDelayMs(20, undefined, () => 1)).toBe(30_000);
+	});
+});
+
+describe('failure descriptions', () => {
+	const httpError = (status: number, data: unknown, headers: Record<string, string> = {}) =>
+		Object.assign(new Error('wrapped'), { cause: Object.assign(new Error(`Request failed with status ${status}`), { response: { status, data, headers } }) });
+
+	it('shows the vendor text with the status', () => {
+		expect(describeFailure(httpError(404, { success: false, error: 'Device not found.' }))).toMatchObject({
+			status: 404,
+			message: 'The tracking API answered 404: Device not found.',
+		});
+	});
+	it('names an HTML page for what it is, and reads Retry-After', () => {
+		const failure = describeFailure(httpError(429, '<html>busy</html>', { 'retry-after': '3' }));
+		expect(failure.message).toContain('HTML page');
+		expect(failure.retryAfterMs).toBe(3000);
+	});
+	it('reports network failures by code', () => {
+		expect(describeFailure(Object.assign(new Error('x'), { code: 'ECONNRESET' }))).toMatchObject({
+			networkCode: 'ECONNRESET',
+			message: 'Could not get an answer from the tracking API: the connection was reset',
+		});
+	});
+	it('tells users how to accept a self-signed certificate', () => {
+		expect(describeFailure(Object.assign(new Error('x'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' })).description).toContain(
+			'Allow Unauthorized Certificates',
+		);
+	});
+	it('passes the token refusal text through', () => {
+		const failure = describeFailure(Object.assign(new Error('wrapped'), { cause: new TokenRequestError('Invalid API key or username.') }));
+		expect(failure).toMatchObject({ status: 401, message: 'Authentication failed: Invalid API key or username.' });
+	});
+});
+
+describe('RequestPacer', () => {
+	it('never runs more than the allowed requests at once', async () => {
+		const pacer = new RequestPacer({ maxConcurrent: 3 });
+		let running = 0;
+		let peak = 0;
+		await Promise.all(
+			Array.from({ length: 20 }, async () => {
+				const release = await pacer.acquire();
+				peak = Math.max(peak, ++running);
+				await new Promise((resolve) => setImmediate(resolve));
+				running--;
+				release();
+			}),
+		);
+		expect(peak).toBe(3);
+	});
+
+	it('halves concurrency after a 429 and grows it back with successes', async () => {
+		const pacer = new RequestPacer({ maxConcurrent: 8 });
+		pacer.throttled(0);
+		let running = 0;
+		let peak = 0;
+		await Promise.all(
+			Array.from({ length: 16 }, async () => {
+				const release = await pacer.acquire();
+				peak = Math.max(peak, ++running);
+				await new Promise((resolve) => setImmediate(resolve));
+				running--;
+				release();
+			}),
+		);
+		expect(peak).toBe(4);
+		for (let i = 0; i < 20 * 4; i++) pacer.succeeded();
+		const releases = await Promise.all(Array.from({ length: 8 }, () => pacer.acquire()));
+		releases.forEach((release) => release());
+	});
+
+	it('caps requests per 60 s window', async () => {
+		let now = 0;
+		const clock = { now: () => now, sleep: async (ms: number) => void (now += ms) };
+		const pacer = new RequestPacer({ maxConcurrent: 10, requestsPerMinute: 3 }, clock);
+		const sentAt: number[] = [];
+		for (let i = 0; i < 7; i++) {
+			(await pacer.acquire())();
+			sentAt.push(now);
+		}
+		expect(sentAt).toEqual([0, 0, 0, 60_000, 60_000, 60_000, 120_000]);
+	});
+
+	it('pauses every request after a 429 until its Retry-After has passed', async () => {
+		let now = 0;
+		const clock = { now: () => now, sleep: async (ms: number) => void (now += ms) };
+		const pacer = new RequestPacer({ maxConcurrent: 4 }, clock);
+		pacer.throttled(2000);
+		(await pacer.acquire())();
+		expect(now).toBe(2000);
+	});
+});

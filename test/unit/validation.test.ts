@@ -1,0 +1,65 @@
+import {
+	preview,
+	toEmail,
+	toIsoDateTime,
+	toLatitude,
+	toLongitude,
+	toNonEmptyText,
+	toResourceId,
+} from '../../nodes/shared/validation';
+
+describe('toIsoDateTime', () => {
+	it.each([
+		['2026-03-01T10:00:00Z', '2026-03-01T10:00:00.000Z'],
+		['2026-03-01T10:00:00', '2026-03-01T10:00:00.000Z'],
+		['2026-03-01T12:00:00+02:00', '2026-03-01T10:00:00.000Z'],
+		['2026-03-01', '2026-03-01T00:00:00.000Z'],
+		[Date.UTC(2026, 2, 1, 10), '2026-03-01T10:00:00.000Z'],
+		[new Date(Date.UTC(2026, 2, 1, 10)), '2026-03-01T10:00:00.000Z'],
+		[{ toJSDate: () => new Date(Date.UTC(2026, 2, 1, 10)) }, '2026-03-01T10:00:00.000Z'],
+	])('accepts %p', (input, expected) => {
+		expect(toIsoDateTime(input)).toEqual({ ok: true, value: expected });
+	});
+
+	it.each([['yesterday'], ['1'], ['2026-13-45'], ['2026-02-30T99:00:00Z'], [''], [null], [undefined], [{}], [NaN], [true]])(
+		'rejects %p',
+		(input) => {
+			expect(toIsoDateTime(input).ok).toBe(false);
+		},
+	);
+});
+
+describe('coordinates', () => {
+	it('accepts the edges and numeric strings', () => {
+		expect(toLatitude(-90)).toEqual({ ok: true, value: -90 });
+		expect(toLongitude('180')).toEqual({ ok: true, value: 180 });
+	});
+	it.each([[91], [-180.0001], [NaN], ['abc'], [''], [null], [Infinity]])('rejects latitude %p', (input) => {
+		expect(toLatitude(input).ok).toBe(false);
+	});
+	it('rejects longitude beyond the antimeridian', () => {
+		expect(toLongitude(180.5)).toEqual({ ok: false, problem: 'must be between -180 and 180 (got 180.5)' });
+	});
+});
+
+describe('ids and texts', () => {
+	it('keeps ids with path characters, for the transport to encode', () => {
+		expect(toResourceId('../users')).toEqual({ ok: true, value: '../users' });
+	});
+	it.each([['.'], ['..'], [''], ['   '], [undefined], [{}]])('rejects id %p', (input) => {
+		expect(toResourceId(input).ok).toBe(false);
+	});
+	it('turns numbers into text and trims', () => {
+		expect(toNonEmptyText(42)).toEqual({ ok: true, value: '42' });
+		expect(toNonEmptyText('  a ')).toEqual({ ok: true, value: 'a' });
+	});
+	it('checks e-mail shape', () => {
+		expect(toEmail(' Ann@Example.com ')).toEqual({ ok: true, value: 'Ann@Example.com' });
+		for (const bad of ['ann', 'ann@', '@example.com', 'a b@example.com', 'ann@example']) {
+			expect(toEmail(bad).ok).toBe(false);
+		}
+	});
+	it('shortens huge values in messages', () => {
+		expect(preview('x'.repeat(10_000)).length).toBeLessThanOrEqual(61);
+	});
+});

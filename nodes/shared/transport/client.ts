@@ -8,9 +8,9 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, ENDPOINTS, type EndpointName, type PathParam } from '../wire';
+import { CREDENTIAL_TYPE, ENDPOINTS, type Endpoint, type EndpointName, type PathParam } from '../wire';
 import { unwrapEnvelope } from './envelope';
-import { describeFailure, isTokenRefusal, toNodeApiError, type RequestFailure } from './errors';
+import { describeFailure, describeHttpFailure, isTokenRefusal, toNodeApiError, type RequestFailure } from './errors';
 import { RequestPacer } from './pacer';
 import { isRetryable, MAX_RETRIES, retryDelayMs } from './retryPolicy';
 import { fillPath, joinUrl } from './url';
@@ -25,6 +25,14 @@ export interface ClientOptions {
 
 export type PathParams = Partial<Record<PathParam, string>>;
 
+interface FullResponse {
+	statusCode: number;
+	headers: Record<string, unknown>;
+	body: unknown;
+}
+
+type Exchange = { answer: unknown } | { failure: RequestFailure; tokenUsed: string };
+
 const DEFAULT_TIMEOUT_MS = 30_000;
 /** Fetch a new token this long before the service's `expires`, so no request races the expiry. */
 const TOKEN_EXPIRY_MARGIN_MS = 30_000;
@@ -33,6 +41,11 @@ const TOKEN_EXPIRY_MARGIN_MS = 30_000;
  * The only way node code talks to the tracking API. One client serves one node run: it shares
  * the credential (and so the token) between all its requests, paces them, retries what is safe
  * to retry, and turns every failure into a NodeApiError carrying the service's own message.
+ *
+ * Tokens: n8n runs the credential's preAuthentication whenever the token field is empty and
+ * stores the result, so clearing the shared token is how this client asks for a new one — once
+ * for all requests in flight, where n8n's own 401 handling would refresh once per request, and
+ * it would also hide the answer's headers (Retry-After) that this client needs.
  */
 export class TrackingApiClient {
 	private tokenFetch: Promise<unknown> | undefined;
@@ -62,19 +75,31 @@ export class TrackingApiClient {
 	}
 
 	async request<T>(name: EndpointName, params: PathParams = {}, body?: object, itemIndex?: number): Promise<T> {
-		const endpoint = ENDPOINTS[name];
+		const endpoint: Endpoint = ENDPOINTS[name];
 		const url = joinUrl(String(this.data.baseUrl ?? ''), fillPath(endpoint.path, params));
+		let tokenRenewed = false;
 		for (let attempt = 0; ; attempt++) {
-			let failure: RequestFailure;
 			const release = await this.pacer.acquire();
+			let exchange: Exchange;
 			try {
-				const answer = await this.send(endpoint.method, url, body);
-				this.pacer.succeeded();
-				return unwrapEnvelope(endpoint, answer) as T;
-			} catch (error) {
-				failure = describeFailure(error);
+				exchange = await this.exchange(endpoint.method, url, body);
 			} finally {
 				release();
+			}
+			if ('answer' in exchange) {
+				this.pacer.succeeded();
+				try {
+					return unwrapEnvelope(endpoint, exchange.answer) as T;
+				} catch (error) {
+					throw toNodeApiError(this.node, describeFailure(error), itemIndex);
+				}
+			}
+			const { failure } = exchange;
+			if (failure.status === 401 && !tokenRenewed && !isTokenRefusal(failure)) {
+				tokenRenewed = true;
+				this.discardToken(exchange.tokenUsed);
+				attempt--;
+				continue;
 			}
 			if (attempt >= MAX_RETRIES || !isRetryable(failure, endpoint.read)) {
 				throw toNodeApiError(this.node, failure, itemIndex);
@@ -92,12 +117,21 @@ export class TrackingApiClient {
 		return this.credentials.data as ICredentialDataDecryptedObject;
 	}
 
+	private async exchange(method: string, url: string, body?: object): Promise<Exchange> {
+		try {
+			const { response, tokenUsed } = await this.send(method, url, body);
+			if (response.statusCode >= 200 && response.statusCode < 300) return { answer: response.body };
+			return { failure: describeHttpFailure(response.statusCode, response.body, response.headers), tokenUsed };
+		} catch (error) {
+			return { failure: describeFailure(error), tokenUsed: '' };
+		}
+	}
+
 	/**
-	 * n8n fetches a token when the credential's token is empty, but would do so for every request
-	 * already in flight; the first request without a token therefore goes alone and the others
-	 * reuse what it stored in the shared credential data. A refused key fails the rest at once.
+	 * The first request without a token goes alone; the others wait and reuse what it stored in
+	 * the shared credential data. A refused key fails the rest at once.
 	 */
-	private async send(method: string, url: string, body?: object): Promise<unknown> {
+	private async send(method: string, url: string, body?: object) {
 		while (this.needsToken()) {
 			if (this.tokenRefusal) throw this.tokenRefusal;
 			if (this.tokenFetch === undefined) return await this.sendAlone(method, url, body);
@@ -106,18 +140,23 @@ export class TrackingApiClient {
 		return await this.sendWithCredential(method, url, body);
 	}
 
-	private async sendAlone(method: string, url: string, body?: object): Promise<unknown> {
+	private async sendAlone(method: string, url: string, body?: object) {
 		this.data.token = '';
 		const solo = this.sendWithCredential(method, url, body);
 		this.tokenFetch = solo;
 		try {
 			return await solo;
 		} catch (error) {
-			if (isTokenRefusal(error)) this.tokenRefusal = error;
+			if (isTokenRefusal(describeFailure(error))) this.tokenRefusal = error;
 			throw error;
 		} finally {
 			this.tokenFetch = undefined;
 		}
+	}
+
+	/** Only the request that saw the current token rejected clears it; later 401s of it are stale. */
+	private discardToken(tokenUsed: string): void {
+		if (tokenUsed !== '' && this.data.token === tokenUsed) this.data.token = '';
 	}
 
 	private needsToken(): boolean {
@@ -127,8 +166,9 @@ export class TrackingApiClient {
 		return !Number.isNaN(expires) && expires - TOKEN_EXPIRY_MARGIN_MS <= Date.now();
 	}
 
-	private async sendWithCredential(method: string, url: string, body?: object): Promise<unknown> {
-		return await this.context.helpers.httpRequestWithAuthentication.call(
+	private async sendWithCredential(method: string, url: string, body?: object) {
+		const tokenBefore = String(this.data.token ?? '');
+		const response = (await this.context.helpers.httpRequestWithAuthentication.call(
 			this.context,
 			CREDENTIAL_TYPE,
 			{
@@ -138,8 +178,12 @@ export class TrackingApiClient {
 				json: true,
 				timeout: this.timeoutMs,
 				skipSslCertificateValidation: this.data.allowUnauthorizedCerts === true,
+				// Statuses are read here rather than thrown, to keep Retry-After and the vendor's body.
+				ignoreHttpStatusErrors: true,
+				returnFullResponse: true,
 			},
 			{ credentialsDecrypted: this.credentials },
-		);
+		)) as FullResponse;
+		return { response, tokenUsed: tokenBefore === '' ? String(this.data.token ?? '') : tokenBefore };
 	}
 }

@@ -7,6 +7,8 @@ import { TokenRequestError } from './token';
 /** What went wrong with one request, stripped of everything that could carry a secret. */
 export interface RequestFailure extends FailureFacts {
 	message: string;
+	/** The token exchange itself was refused (bad user name or API key). */
+	tokenRefused?: boolean;
 	description?: string;
 	retryAfterMs?: number;
 }
@@ -35,22 +37,24 @@ const NETWORK_MESSAGES: Record<string, string> = {
 	ERR_SOCKET_CONNECTION_TIMEOUT: 'the connection timed out',
 };
 
-const CERTIFICATE_CODE = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/;
-
 interface HttpErrorShape {
 	code?: string;
 	response?: { status?: number; data?: unknown; headers?: Record<string, unknown> };
 	cause?: unknown;
+	/** Where n8n's NodeError keeps what it wrapped when that was not recognised as an Error. */
+	errorResponse?: unknown;
 	message?: string;
 }
 
 /** n8n wraps the HTTP client's error in a NodeApiError; the facts live on the innermost one. */
 function innermost(error: unknown): HttpErrorShape {
-	let current = error as HttpErrorShape;
-	while (current?.cause && typeof current.cause === 'object' && !current.response) {
-		current = current.cause as HttpErrorShape;
+	let current = (error ?? {}) as HttpErrorShape;
+	for (;;) {
+		if (current.response || current instanceof TokenRequestError) return current;
+		const wrapped = current.cause ?? current.errorResponse;
+		if (typeof wrapped !== 'object' || wrapped === null) return current;
+		current = wrapped as HttpErrorShape;
 	}
-	return current ?? {};
 }
 
 function isHtml(data: unknown): boolean {
@@ -58,50 +62,90 @@ function isHtml(data: unknown): boolean {
 }
 
 /** The service refused the user name or API key: retrying with the same credential cannot help. */
-export function isTokenRefusal(error: unknown): boolean {
-	return innermost(error) instanceof TokenRequestError;
+export function isTokenRefusal(failure: RequestFailure): boolean {
+	return failure.tokenRefused === true;
 }
 
-export function describeFailure(error: unknown, now = Date.now()): RequestFailure {
+/** A non-2xx answer: its status, the vendor's text, and when to come back. */
+export function describeHttpFailure(
+	status: number,
+	body: unknown,
+	headers: Record<string, unknown> = {},
+	now = Date.now(),
+): RequestFailure {
+	const text = vendorMessage(body);
+	const what = text
+		? `: ${text}`
+		: isHtml(body)
+			? ' with an HTML page instead of JSON (often a proxy or gateway error)'
+			: '';
+	return {
+		status,
+		retryAfterMs: parseRetryAfter(headers['retry-after'], now),
+		message: `The tracking API answered ${status}${what}`,
+		description: STATUS_HINTS[status],
+	};
+}
+
+// n8n's NodeApiError keeps only the wrapped error's messages, not its code, so the code is
+// recognised in the text (e.g. "read ECONNRESET", "timeout of 30000ms exceeded").
+const NETWORK_PATTERNS: Array<[RegExp, string]> = [
+	[/ECONNRESET|socket hang up/i, 'ECONNRESET'],
+	[/ECONNREFUSED/i, 'ECONNREFUSED'],
+	[/ETIMEDOUT|ECONNABORTED|timeout of \d+ms exceeded|timed? ?out/i, 'ETIMEDOUT'],
+	[/ENOTFOUND/i, 'ENOTFOUND'],
+	[/EAI_AGAIN/i, 'EAI_AGAIN'],
+	[/EPIPE/i, 'EPIPE'],
+];
+
+const CERTIFICATE_TEXT = /certificate|CERT_|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/i;
+
+function textsOf(error: HttpErrorShape & { messages?: unknown }): string {
+	const messages = Array.isArray(error.messages) ? error.messages : [];
+	return [error.code ?? '', error.message ?? '', ...messages].join(' | ');
+}
+
+/**
+ * The vendor's text of a refused token call. Rewrapped by n8n, it moves from the message (which
+ * n8n replaces with a generic one for the status) to the description.
+ */
+function tokenErrorText(error: HttpErrorShape & { description?: unknown }): string {
+	if (error instanceof TokenRequestError) return error.message;
+	return typeof error.description === 'string' && error.description !== '' ? error.description : String(error.message);
+}
+
+/** A request that threw: no answer came (network, TLS, timeout) or the token exchange failed. */
+export function describeFailure(error: unknown): RequestFailure {
 	if (error instanceof EnvelopeError) {
 		return { message: error.message };
 	}
 	const inner = innermost(error);
-	if (inner instanceof TokenRequestError) {
-		return { status: 401, message: `Authentication failed: ${inner.message}` };
+	// Requests are sent with HTTP errors returned, not thrown, so a thrown status comes from the
+	// credential's token exchange.
+	const thrownStatus = Number((inner as { httpCode?: unknown }).httpCode ?? (error as { httpCode?: unknown })?.httpCode);
+	if (inner instanceof TokenRequestError || thrownStatus === 401) {
+		return { status: 401, tokenRefused: true, message: `Authentication failed: ${tokenErrorText(inner)}` };
 	}
-	const status = inner.response?.status;
-	if (status !== undefined) {
-		const data = inner.response?.data;
-		const text = vendorMessage(data);
-		const retryAfterMs = parseRetryAfter(inner.response?.headers?.['retry-after'], now);
-		const what = text
-			? `: ${text}`
-			: isHtml(data)
-				? ' with an HTML page instead of JSON (often a proxy or gateway error)'
-				: '';
-		return {
-			status,
-			retryAfterMs,
-			message: `The tracking API answered ${status}${what}`,
-			description: STATUS_HINTS[status],
-		};
+	if (Number.isInteger(thrownStatus) && thrownStatus >= 400) {
+		return { status: thrownStatus, message: `The token request answered ${thrownStatus}`, description: STATUS_HINTS[thrownStatus] };
 	}
-	const code = inner.code ?? '';
-	if (CERTIFICATE_CODE.test(code)) {
+	if (inner.response?.status !== undefined) {
+		return describeHttpFailure(inner.response.status, inner.response.data, inner.response.headers ?? {});
+	}
+	const texts = `${textsOf(inner)} | ${textsOf(error as HttpErrorShape)}`;
+	if (CERTIFICATE_TEXT.test(texts)) {
 		return {
-			message: `The server's TLS certificate could not be verified (${code})`,
+			message: "The server's TLS certificate could not be verified",
 			description:
 				'If this is a test server with a self-signed certificate, turn on "Allow Unauthorized Certificates" in the credential.',
 		};
 	}
-	if (code !== '') {
-		return {
-			networkCode: code,
-			message: `Could not get an answer from the tracking API: ${NETWORK_MESSAGES[code] ?? code}`,
-		};
+	const network = NETWORK_PATTERNS.find(([pattern]) => pattern.test(texts));
+	if (network) {
+		const [, code] = network;
+		return { networkCode: code, message: `Could not get an answer from the tracking API: ${NETWORK_MESSAGES[code]}` };
 	}
-	return { networkCode: 'UNKNOWN', message: `The request to the tracking API failed: ${inner.message ?? 'unknown error'}` };
+	return { message: `The request to the tracking API failed: ${inner.message ?? 'unknown error'}` };
 }
 
 /** A NodeApiError built only from the sanitized failure, so no header or token rides along. */

@@ -10,13 +10,21 @@ export interface IssuedToken {
 
 const TOKEN_TIMEOUT_MS = 30_000;
 
+// n8n rewraps whatever preAuthentication throws in a NodeApiError that keeps the message and
+// `httpCode` but drops the error's class, so the status travels as `httpCode`.
+
 /** The service refused the user name or API key; the message is the vendor's own text. */
-export class TokenRequestError extends Error {}
+export class TokenRequestError extends Error {
+	readonly httpCode = '401';
+}
 
 /** A token call the service could not serve now (quota, outage): the transport may retry it. */
 export class TokenUnavailableError extends Error {
-	constructor(readonly response: { status: number; data: unknown; headers: Record<string, unknown> }) {
-		super(`The token request answered ${response.status}`);
+	readonly httpCode: string;
+
+	constructor(status: number) {
+		super(`The token request answered ${status}`);
+		this.httpCode = String(status);
 	}
 }
 
@@ -41,11 +49,11 @@ export async function requestToken(
 		returnFullResponse: true,
 		skipSslCertificateValidation: credentials.allowUnauthorizedCerts === true,
 		timeout: TOKEN_TIMEOUT_MS,
-	})) as { statusCode: number; body: unknown; headers: Record<string, unknown> };
+	})) as { statusCode: number; body: unknown };
 
-	const { statusCode, headers } = response;
+	const { statusCode } = response;
 	if (statusCode === 429 || statusCode >= 500) {
-		throw new TokenUnavailableError({ status: statusCode, data: response.body, headers });
+		throw new TokenUnavailableError(statusCode);
 	}
 	const answer = response.body as Partial<TokenAnswer> | null;
 	if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) {

@@ -83,3 +83,19 @@ export function toEmail(value: unknown): Check<string> {
 	if (!text.ok) return text;
 	return EMAIL.test(text.value) ? text : fail(`is not an e-mail address (got ${preview(text.value)})`);
 }
+
+/** A list typed as comma-separated text in the UI, or given as an array by an expression. */
+export function toTextList(value: unknown): Check<string[]> {
+	const entries = typeof value === 'string' ? value.split(',') : value;
+	if (!Array.isArray(entries)) {
+		return fail(`must be a comma-separated list or an array (got ${preview(value)})`);
+	}
+	const texts: string[] = [];
+	for (const entry of entries) {
+		if (entry === null || entry === undefined || (typeof entry === 'string' && entry.trim() === '')) continue;
+		const text = toNonEmptyText(entry);
+		if (!text.ok) return fail(`must hold only texts (got ${preview(entry)})`);
+		texts.push(text.value);
+	}
+	return ok(texts);
+}

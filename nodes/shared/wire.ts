@@ -238,6 +238,8 @@ export interface Group {
 
 export type GroupWrite = Pick<Group, 'name' | 'description' | 'devices'>;
 
+export const GROUP_REQUIRED_FIELDS = ['name'] as const;
+
 export interface User {
 	id: string;
 	name: string;

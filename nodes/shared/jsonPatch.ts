@@ -1,0 +1,131 @@
+/**
+ * JSON Patch (RFC 6902) for the API's PATCH endpoints: built from the fields an update sets or
+ * clears, diffed from two versions of a resource, or checked when an expert writes it by hand.
+ * Pure: plain values in, plain values out.
+ */
+import { z } from 'zod';
+
+import type { Check } from './validation';
+import { JSON_PATCH_OPS, type JsonPatchOperation } from './wire';
+
+/** What an update asks for: fields to set, and optional fields to clear. */
+export interface FieldChanges<Resource extends object = Record<string, unknown>> {
+	set: Partial<Resource>;
+	cleared: Array<keyof Resource & string>;
+}
+
+/** RFC 6901: `~` and `/` inside a member name are escaped. */
+export function pointerTo(field: string): string {
+	return `/${field.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+}
+
+/**
+ * `replace` for a field the resource is known to have, `add` for any other (RFC 6902 `replace`
+ * fails on an absent member, while `add` on a present one replaces it), `remove` for a cleared one.
+ */
+export function buildJsonPatch<Resource extends object>(
+	changes: FieldChanges<Resource>,
+	knownFields: readonly string[],
+): JsonPatchOperation[] {
+	const set = Object.entries(changes.set).map(([field, value]): JsonPatchOperation => ({
+		op: knownFields.includes(field) ? 'replace' : 'add',
+		path: pointerTo(field),
+		value,
+	}));
+	const removed = changes.cleared.map((field): JsonPatchOperation => ({ op: 'remove', path: pointerTo(field) }));
+	return [...set, ...removed];
+}
+
+/** null, '', [] and {} all mean "not set": the API reads an unset optional field back as any of them. */
+export function isUnset(value: unknown): boolean {
+	if (value === undefined || value === null || value === '') return true;
+	if (Array.isArray(value)) return value.length === 0;
+	return isPlainObject(value) && Object.keys(value).length === 0;
+}
+
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T/;
+
+/** Deep equality, where two date-times are equal at the same instant whatever their precision. */
+export function isSameValue(a: unknown, b: unknown): boolean {
+	if (isUnset(a) && isUnset(b)) return true;
+	if (typeof a === 'string' && typeof b === 'string' && ISO_DATE_TIME.test(a) && ISO_DATE_TIME.test(b)) {
+		const instantA = Date.parse(a);
+		if (!Number.isNaN(instantA) && instantA === Date.parse(b)) return true;
+	}
+	if (Array.isArray(a) && Array.isArray(b)) {
+		return a.length === b.length && a.every((entry, index) => isSameValue(entry, b[index]));
+	}
+	if (isPlainObject(a) && isPlainObject(b)) {
+		const keys = Object.keys(a);
+		return keys.length === Object.keys(b).length && keys.every((key) => key in b && isSameValue(a[key], b[key]));
+	}
+	return a === b;
+}
+
+/**
+ * The patch that turns `current` into `desired` for the fields `desired` names, and only those
+ * that differ; an unset value in `desired` clears the field.
+ */
+export function diffToJsonPatch(current: object, desired: object): JsonPatchOperation[] {
+	const before = current as Record<string, unknown>;
+	const changes: FieldChanges = { set: {}, cleared: [] };
+	for (const [field, value] of Object.entries(desired)) {
+		if (isSameValue(before[field], value)) continue;
+		if (isUnset(value)) changes.cleared.push(field);
+		else changes.set[field] = value;
+	}
+	return buildJsonPatch(changes, Object.keys(before));
+}
+
+// --- a patch written by hand --------------------------------------------------------------------
+
+const jsonPointer = z
+	.string({ invalid_type_error: 'must be a text' })
+	.refine((path) => path.startsWith('/'), 'must be a JSON Pointer starting with "/"')
+	.refine((path) => !/~[^01]|~$/.test(path), 'has a "~" that is not "~0" or "~1"');
+
+const operationSchema = z
+	.object({
+		op: z.enum(JSON_PATCH_OPS, { errorMap: () => ({ message: `must be one of ${JSON_PATCH_OPS.join(', ')}` }) }),
+		path: jsonPointer,
+		value: z.unknown(),
+	})
+	.superRefine((operation, context) => {
+		// zod keeps an absent key absent, so this tells a missing value from a null one.
+		if (operation.op !== 'remove' && !('value' in operation)) {
+			context.addIssue({ code: z.ZodIssueCode.custom, path: ['value'], message: `is required for "${operation.op}"` });
+		}
+	});
+
+const patchSchema = z.array(operationSchema, { invalid_type_error: 'must be an array of operations' }).min(1, 'has no operations');
+
+function describeIssue(issue: z.ZodIssue): string {
+	const [index, ...field] = issue.path;
+	if (index === undefined) return issue.message;
+	if (field.length === 0) return `operation ${index} ${issue.message === 'Required' ? 'is missing' : 'must be an object'}`;
+	return `operation ${index}: ${field.join('.')} ${issue.message === 'Required' ? 'is missing' : issue.message}`;
+}
+
+/** Checks an expert's patch (an array, or its JSON text) before it is sent. */
+export function parseJsonPatch(input: unknown): Check<JsonPatchOperation[]> {
+	let value = input;
+	if (typeof input === 'string') {
+		try {
+			value = JSON.parse(input);
+		} catch {
+			return { ok: false, problem: 'is not valid JSON' };
+		}
+	}
+	const result = patchSchema.safeParse(value);
+	if (!result.success) return { ok: false, problem: result.error.issues.map(describeIssue).join('; ') };
+	return {
+		ok: true,
+		value: result.data.map(({ op, path, value: operationValue }) =>
+			op === 'remove' ? { op, path } : { op, path, value: operationValue },
+		),
+	};
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

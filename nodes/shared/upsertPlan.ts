@@ -1,0 +1,62 @@
+/**
+ * Create-or-update by e-mail for a whole run, decided against one listing of the users: which
+ * items create a user, which patch one (only the fields that differ), which change nothing, and
+ * which are superseded by a later item with the same e-mail. Pure.
+ */
+import { diffToJsonPatch } from './jsonPatch';
+import { emailKey } from './users';
+import type { JsonPatchOperation, User, UserWrite } from './wire';
+
+/** A checked item: the fields it sets, and null for the optional fields it clears. */
+export interface UpsertRequest {
+	itemIndex: number;
+	user: UserWrite;
+}
+
+export type UpsertStep =
+	| { kind: 'create'; user: UserWrite }
+	| { kind: 'update'; userId: string; patch: JsonPatchOperation[] }
+	| { kind: 'unchanged'; user: User }
+	| { kind: 'superseded'; byItemIndex: number; user: User | null };
+
+export function planUpserts(existing: readonly User[], requests: readonly UpsertRequest[]): Map<number, UpsertStep> {
+	const usersByEmail = new Map<string, User>();
+	for (const user of existing) {
+		// Should the service ever hold two users with one e-mail, the first listed is the match, every run.
+		if (!usersByEmail.has(emailKey(user.email))) usersByEmail.set(emailKey(user.email), user);
+	}
+	const lastItemByEmail = new Map<string, number>();
+	for (const request of requests) lastItemByEmail.set(emailKey(request.user.email), request.itemIndex);
+
+	const plan = new Map<number, UpsertStep>();
+	for (const request of requests) {
+		const key = emailKey(request.user.email);
+		const current = usersByEmail.get(key);
+		const winner = lastItemByEmail.get(key)!;
+		if (winner !== request.itemIndex) {
+			plan.set(request.itemIndex, { kind: 'superseded', byItemIndex: winner, user: current ?? null });
+		} else if (!current) {
+			plan.set(request.itemIndex, { kind: 'create', user: withoutUnset(request.user) });
+		} else {
+			const patch = diffToJsonPatch(current, comparedFields(request.user));
+			plan.set(
+				request.itemIndex,
+				patch.length === 0 ? { kind: 'unchanged', user: current } : { kind: 'update', userId: current.id, patch },
+			);
+		}
+	}
+	return plan;
+}
+
+/**
+ * The e-mail is the match key, equal by definition (a difference in case is not a change), and a
+ * password cannot be compared because the service never reads it back: it is set on create only.
+ */
+function comparedFields(user: UserWrite): Partial<UserWrite> {
+	const { email: _matchKey, password: _writeOnly, ...compared } = user;
+	return compared;
+}
+
+function withoutUnset(user: UserWrite): UserWrite {
+	return Object.fromEntries(Object.entries(user).filter(([, value]) => value !== null && value !== undefined)) as UserWrite;
+}

@@ -1,0 +1,98 @@
+import { applyJsonPatch } from '../../sandbox/jsonPatch';
+import { buildJsonPatch, diffToJsonPatch, isSameValue, parseJsonPatch, pointerTo } from '../../nodes/shared/jsonPatch';
+
+describe('building a patch from set and cleared fields', () => {
+	it('replaces fields known to exist, adds the others and removes cleared ones', () => {
+		expect(buildJsonPatch({ set: { name: 'N', description: 'D' }, cleared: ['message'] }, ['name'])).toEqual([
+			{ op: 'replace', path: '/name', value: 'N' },
+			{ op: 'add', path: '/description', value: 'D' },
+			{ op: 'remove', path: '/message' },
+		]);
+	});
+	it('escapes ~ and / in member names (RFC 6901)', () => {
+		expect(pointerTo('a/b~c')).toBe('/a~1b~0c');
+	});
+	it('keeps a falsy value to set: false and 0 are changes, not clears', () => {
+		expect(buildJsonPatch({ set: { disabled: false, adminDevices: 0 }, cleared: [] }, ['disabled'])).toEqual([
+			{ op: 'replace', path: '/disabled', value: false },
+			{ op: 'add', path: '/adminDevices', value: 0 },
+		]);
+	});
+});
+
+describe('diffing two versions of a user', () => {
+	const current = {
+		id: 'usr-1',
+		name: 'Ana',
+		email: 'ana@example.com',
+		description: 'ops',
+		message: null,
+		tags: { department: 'ops' },
+		privileges: ['ViewDevices'],
+		expires: '2030-01-01T00:00:00Z',
+	};
+
+	it('sends nothing when the named fields are equal', () => {
+		expect(diffToJsonPatch(current, { name: 'Ana', tags: { department: 'ops' }, privileges: ['ViewDevices'] })).toEqual([]);
+	});
+	it('treats the same instant written with other precision as equal', () => {
+		expect(diffToJsonPatch(current, { expires: '2030-01-01T00:00:00.000Z' })).toEqual([]);
+		expect(isSameValue('2030-01-01T00:00:00Z', '2030-01-01T00:00:01Z')).toBe(false);
+	});
+	it('treats null, empty text, [] and {} alike as unset', () => {
+		expect(diffToJsonPatch(current, { message: '' })).toEqual([]);
+		expect(diffToJsonPatch({ tags: {} }, { tags: null })).toEqual([]);
+	});
+	it('patches only the fields that differ, removing the ones cleared', () => {
+		expect(
+			diffToJsonPatch(current, {
+				name: 'Ana',
+				description: null,
+				tags: { department: 'sales' },
+				privileges: ['ViewDevices', 'SendCommands'],
+				disabled: true,
+			}),
+		).toEqual([
+			{ op: 'replace', path: '/tags', value: { department: 'sales' } },
+			{ op: 'replace', path: '/privileges', value: ['ViewDevices', 'SendCommands'] },
+			{ op: 'add', path: '/disabled', value: true },
+			{ op: 'remove', path: '/description' },
+		]);
+	});
+	it('produces a patch that turns the current version into the desired one', () => {
+		const desired = { name: 'Ana B', description: null, tags: { a: '1' }, message: 'hi' };
+		const patched = applyJsonPatch(current, diffToJsonPatch(current, desired));
+		expect(patched).toMatchObject({ name: 'Ana B', tags: { a: '1' }, message: 'hi', email: 'ana@example.com' });
+		expect(patched).not.toHaveProperty('description');
+	});
+});
+
+describe('checking a patch written by hand', () => {
+	it('accepts operations given as JSON text or as an array', () => {
+		const patch = [
+			{ op: 'replace', path: '/name', value: 'New' },
+			{ op: 'add', path: '/tags/site', value: null },
+			{ op: 'remove', path: '/description' },
+		];
+		expect(parseJsonPatch(JSON.stringify(patch))).toEqual({ ok: true, value: patch });
+		expect(parseJsonPatch(patch)).toEqual({ ok: true, value: patch });
+	});
+	it('drops members an operation does not use', () => {
+		expect(parseJsonPatch([{ op: 'remove', path: '/a', value: 1, note: 'x' }])).toEqual({ ok: true, value: [{ op: 'remove', path: '/a' }] });
+	});
+	it.each([
+		['not JSON', '[{op:', 'is not valid JSON'],
+		['an object', { op: 'add' }, 'must be an array of operations'],
+		['an empty array', [], 'has no operations'],
+		['an entry that is not an object', [1], 'operation 0 must be an object'],
+		['an op the API refuses', [{ op: 'move', path: '/a', from: '/b' }], 'operation 0: op must be one of add, remove, replace'],
+		['a path that is not a JSON Pointer', [{ op: 'remove', path: 'name' }], 'operation 0: path must be a JSON Pointer starting with "/"'],
+		['a missing path', [{ op: 'remove' }], 'operation 0: path is missing'],
+		['a bad ~ escape', [{ op: 'remove', path: '/a~2' }], 'operation 0: path has a "~" that is not "~0" or "~1"'],
+		['add without a value', [{ op: 'replace', path: '/a', value: 1 }, { op: 'add', path: '/b' }], 'operation 1: value is required for "add"'],
+	])('refuses %s', (_, input, problem) => {
+		const result = parseJsonPatch(input);
+		expect(result.ok).toBe(false);
+		expect(!result.ok && result.problem).toContain(problem);
+	});
+});

@@ -1,0 +1,110 @@
+/**
+ * Control routes for tests, demos and benches that run the sandbox as a separate process:
+ * `/__sandbox/...` drives and inspects it, and `/__sink/<anything>` accepts whatever an example
+ * workflow posts (a chat webhook, an e-mail relay) for later inspection. None needs a token, and
+ * none counts as an API request.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Alert, Device } from '../nodes/shared/wire';
+import type { SandboxApp } from './app';
+import type { FaultSpec } from './faults';
+import { bodyForLog, jsonAnswer, readBody, send } from './http';
+import type { RuntimeOptions } from './options';
+import type { FixInput, MoveRequest } from './store';
+import { isRecord } from './validation';
+
+export const CONTROL_PREFIX = '__sandbox';
+export const SINK_PREFIX = '__sink';
+
+export interface ControlTarget {
+	area: typeof CONTROL_PREFIX | typeof SINK_PREFIX;
+	rest: string[];
+}
+
+/** Control routes answer both at the root and under the base path. */
+export function locateControl(segments: string[], base: string[]): ControlTarget | undefined {
+	const underBase = base.every((segment, i) => segments[i] === segment) ? segments.slice(base.length) : undefined;
+	for (const candidate of [segments, underBase]) {
+		const area = candidate?.[0];
+		if (area === CONTROL_PREFIX || area === SINK_PREFIX) return { area, rest: candidate!.slice(1) };
+	}
+	return undefined;
+}
+
+type ControlAction = (app: SandboxApp, body: Record<string, unknown>, query: URLSearchParams) => unknown;
+
+const ok = (fields: Record<string, unknown> = {}) => ({ ok: true, ...fields });
+
+const ACTIONS: Record<string, ControlAction> = {
+	'GET stats': (app) => app.recorder.stats,
+	'POST reset-stats': (app) => (app.resetStats(), ok()),
+	'POST revoke-tokens': (app) => (app.tokens.revokeAll(), ok()),
+	'GET tokens': (app) => app.tokens.issued,
+	'GET requests': (app) => app.recorder.requestLog,
+	'GET writes': (app) => app.recorder.writes,
+	'GET commands': (app) => app.store.commands,
+	'GET facts': (app) => app.store.facts,
+	'POST move': (app, body) => {
+		const moved = app.store.moveDevices(body as unknown as MoveRequest);
+		return ok({ moved: Object.fromEntries(Object.entries(moved).map(([id, fixes]) => [id, fixes.length])) });
+	},
+	'GET faults': (app) => app.faults.list().map((fault) => ({ ...fault, match: describeMatch(fault) })),
+	'POST faults': (app, body) => ok({ id: app.faults.inject(faultFromJson(body)).id }),
+	'DELETE faults': (app) => (app.faults.clear(), ok()),
+	'POST options': (app, body) => (app.setOptions(body as Partial<RuntimeOptions>), ok()),
+	'POST fix': (app, body) => ok({ location: app.store.addFix(String(body.deviceId), body.location as FixInput) }),
+	'POST alert': (app, body) => ok({ alert: app.store.addAlert(String(body.deviceId), body.alert as Partial<Alert>) }),
+	'POST devices': (app, body) => ok({ device: app.store.addDevice(body.device as Device) }),
+	'DELETE devices': (app, _body, query) => ok({ removed: app.store.removeDevice(query.get('id') ?? '') }),
+	'GET sink': (app) => app.recorder.sink,
+	'GET received': (app, _body, query) => {
+		const path = query.get('path');
+		return app.recorder.sink.filter((entry) => path === null || entry.path === path);
+	},
+};
+
+export async function handleControl(
+	app: SandboxApp,
+	control: ControlTarget,
+	request: IncomingMessage,
+	response: ServerResponse,
+	query: URLSearchParams,
+): Promise<void> {
+	const body = bodyForLog(await readBody(request, 50 * 1024 * 1024));
+	if (control.area === SINK_PREFIX) {
+		app.recorder.sunk({
+			method: request.method ?? 'GET',
+			path: `/${control.rest.join('/')}`,
+			query: Object.fromEntries(query),
+			headers: request.headers,
+			body,
+			at: Date.now(),
+		});
+		return send(response, jsonAnswer(200, { ok: true }));
+	}
+	const action = ACTIONS[`${request.method} ${control.rest.join('/')}`];
+	if (!action) {
+		return send(response, jsonAnswer(404, { ok: false, error: `No control route ${request.method} /${CONTROL_PREFIX}/${control.rest.join('/')}. Known: ${Object.keys(ACTIONS).join('; ')}.` }));
+	}
+	try {
+		send(response, jsonAnswer(200, action(app, isRecord(body) ? body : {}, query)));
+	} catch (error) {
+		send(response, jsonAnswer(400, { ok: false, error: error.message }));
+	}
+}
+
+/** JSON cannot carry a RegExp: `match.pathPattern` is its source. */
+function faultFromJson(body: Record<string, unknown>): FaultSpec {
+	const spec = { ...body } as unknown as FaultSpec & { match?: { pathPattern?: string } };
+	const pattern = spec.match?.pathPattern;
+	if (pattern !== undefined) {
+		const { pathPattern: _unused, ...match } = spec.match!;
+		spec.match = { ...match, path: new RegExp(pattern) };
+	}
+	return spec;
+}
+
+function describeMatch({ match }: FaultSpec): Record<string, unknown> | undefined {
+	if (!match) return undefined;
+	return { method: match.method, path: match.path instanceof RegExp ? `/${match.path.source}/` : match.path };
+}

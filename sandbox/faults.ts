@@ -1,0 +1,177 @@
+/**
+ * Injected failures, to test how clients cope with a flaky service or a proxy in front of it.
+ * A fault that answers in place of the API (status, reset, html, …) strikes before the request is
+ * processed, so a write did not happen; with `afterApply` the write happens and its answer is lost.
+ */
+import { STATUS_CODES } from 'node:http';
+import { ENVELOPE_KEYS } from '../nodes/shared/wire';
+import { RESET, jsonAnswer, textAnswer, type Answer, type Outcome } from './http';
+import { Rng, hashSeed } from './random';
+
+export const FAULT_KINDS = [
+	'status',
+	'reset',
+	'html',
+	'slow',
+	'nonJson200',
+	'arrayBody',
+	'successFalse200',
+	'missingPayload',
+	'hugeBody',
+] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+export interface FaultMatch {
+	method?: string;
+	/**
+	 * Against the decoded path without the base path (e.g. `/api/devices/../users`). A string matches
+	 * that path exactly or the route template (`/api/devices/{deviceId}/lastLocation`).
+	 */
+	path?: string | RegExp;
+}
+
+export interface FaultSpec {
+	match?: FaultMatch;
+	kind: FaultKind;
+	/** status: default 503; html: default 502. */
+	status?: number;
+	/** Seconds, sent as Retry-After with a `status` fault. */
+	retryAfter?: number;
+	/** slow: default 5000. */
+	delayMs?: number;
+	/** How many matching requests get the fault; default Infinity. */
+	times?: number;
+	/** Chance per matching request, drawn from the seeded PRNG; default 1. */
+	probability?: number;
+	/** Process the request (writes happen), then answer with the fault. missingPayload always does. */
+	afterApply?: boolean;
+	/** The `error` text of status and successFalse200 faults. */
+	message?: string;
+	/** hugeBody: default 20 MiB. */
+	sizeBytes?: number;
+}
+
+export interface Fault extends FaultSpec {
+	id: number;
+	/** How many requests got this fault so far. */
+	applied: number;
+}
+
+export interface RequestFacts {
+	method: string;
+	path: string;
+	routePath?: string;
+}
+
+export class FaultInjector {
+	private faults: Fault[] = [];
+	private lastId = 0;
+	private readonly rng: Rng;
+
+	constructor(seed: number) {
+		this.rng = new Rng(hashSeed(seed, 'faults'));
+	}
+
+	inject(spec: FaultSpec): Fault {
+		if (!(FAULT_KINDS as readonly string[]).includes(spec.kind)) {
+			throw new Error(`Unknown fault kind "${spec.kind}"; expected one of ${FAULT_KINDS.join(', ')}.`);
+		}
+		const fault: Fault = { times: Infinity, ...spec, id: ++this.lastId, applied: 0 };
+		this.faults.push(fault);
+		return fault;
+	}
+
+	remove(id: number): void {
+		this.faults = this.faults.filter((fault) => fault.id !== id);
+	}
+
+	clear(): void {
+		this.faults = [];
+	}
+
+	list(): Fault[] {
+		return [...this.faults];
+	}
+
+	/** The first active fault matching the request, counted as applied; undefined when none strikes. */
+	take(request: RequestFacts): Fault | undefined {
+		const fault = this.faults.find((candidate) => matches(candidate, request) && this.strikes(candidate));
+		if (!fault) return undefined;
+		fault.applied++;
+		if (fault.applied >= (fault.times ?? Infinity)) this.remove(fault.id);
+		return fault;
+	}
+
+	private strikes(fault: Fault): boolean {
+		return fault.probability === undefined || this.rng.chance(fault.probability);
+	}
+}
+
+function matches(fault: Fault, request: RequestFacts): boolean {
+	const { method, path } = fault.match ?? {};
+	if (method && method.toUpperCase() !== request.method.toUpperCase()) return false;
+	if (path instanceof RegExp) return path.test(request.path);
+	if (typeof path === 'string') return path === request.path || path === request.routePath;
+	return true;
+}
+
+export function strikesAfterProcessing(fault: Fault): boolean {
+	return fault.kind === 'missingPayload' || fault.afterApply === true;
+}
+
+/** What the client receives instead of (or in place of) the real answer. */
+export function faultOutcome(fault: Fault, realAnswer?: Answer): Outcome {
+	switch (fault.kind) {
+		case 'reset':
+			return RESET;
+		case 'status':
+			return statusAnswer(fault);
+		case 'html':
+			return htmlAnswer(fault.status ?? 502);
+		case 'nonJson200':
+			// Claims JSON but is not: the hardest case for a client's parser.
+			return textAnswer(200, 'application/json; charset=utf-8', 'Service temporarily unavailable');
+		case 'arrayBody':
+			return jsonAnswer(200, []);
+		case 'successFalse200':
+			return jsonAnswer(200, { success: false, error: fault.message ?? 'Simulated failure.' });
+		case 'missingPayload':
+			return withoutPayload(realAnswer);
+		case 'hugeBody':
+			return hugeAnswer(fault.sizeBytes ?? 20 * 1024 * 1024);
+		case 'slow':
+			return realAnswer ?? jsonAnswer(500, { success: false, error: 'No answer to delay.' });
+	}
+}
+
+function statusAnswer(fault: Fault): Answer {
+	const status = fault.status ?? 503;
+	const headers: Record<string, string> = fault.retryAfter === undefined ? {} : { 'retry-after': String(fault.retryAfter) };
+	const error = fault.message ?? (status === 429 ? 'Too many requests.' : `${STATUS_CODES[status] ?? 'Error'}.`);
+	return jsonAnswer(status, { success: false, error }, headers);
+}
+
+function htmlAnswer(status: number): Answer {
+	const title = `${status} ${STATUS_CODES[status] ?? 'Error'}`;
+	return textAnswer(
+		status,
+		'text/html; charset=utf-8',
+		`<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`,
+	);
+}
+
+function withoutPayload(answer: Answer | undefined): Answer {
+	const json = answer?.json;
+	const envelopeOnly =
+		typeof json === 'object' && json !== null && !Array.isArray(json)
+			? Object.fromEntries(Object.entries(json).filter(([key]) => (ENVELOPE_KEYS as readonly string[]).includes(key)))
+			: { success: true, error: null };
+	return jsonAnswer(answer?.status ?? 200, envelopeOnly);
+}
+
+function hugeAnswer(sizeBytes: number): Answer {
+	const head = '{"success":true,"error":null,"padding":"';
+	const tail = '"}';
+	const padding = 'x'.repeat(Math.max(0, sizeBytes - head.length - tail.length));
+	return textAnswer(200, 'application/json; charset=utf-8', `${head}${padding}${tail}`);
+}

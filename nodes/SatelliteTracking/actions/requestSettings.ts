@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { ClientOptions } from '../../shared/transport';
+import { MAX_RETRIES, type ClientOptions } from '../../shared/transport';
 
 export const DEFAULT_CONCURRENCY = 5;
 
@@ -29,6 +29,15 @@ export const requestSettings: INodeProperties = {
 			description: 'Cap on requests this node sends in any 60-second window; 0 for no cap. Set it below the account quota to never see a 429.',
 		},
 		{
+			displayName: 'Max Retries',
+			name: 'maxRetries',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 10 },
+			default: MAX_RETRIES,
+			description:
+				'How often to resend a request the service asked to retry (429, 503), and a read that failed on the way (lost connection, 5xx). Writes that may have been applied are never resent.',
+		},
+		{
 			displayName: 'Timeout (Seconds)',
 			name: 'timeoutSeconds',
 			type: 'number',
@@ -45,5 +54,6 @@ export function readRequestSettings(context: IExecuteFunctions): ClientOptions {
 		maxConcurrent: Number(settings.maxConcurrency ?? DEFAULT_CONCURRENCY),
 		requestsPerMinute: Number(settings.requestsPerMinute ?? 0),
 		timeoutMs: Number(settings.timeoutSeconds ?? 30) * 1000,
+		maxRetries: Number(settings.maxRetries ?? MAX_RETRIES),
 	};
 }

@@ -21,6 +21,8 @@ export interface ClientOptions {
 	maxConcurrent: number;
 	requestsPerMinute?: number;
 	timeoutMs?: number;
+	/** Retries of one request after 429/503 (any request) or transient failures (reads). */
+	maxRetries?: number;
 }
 
 export type PathParams = Partial<Record<PathParam, string>>;
@@ -58,6 +60,7 @@ export class TrackingApiClient {
 		private readonly credentials: ICredentialsDecrypted,
 		private readonly pacer: RequestPacer,
 		private readonly timeoutMs: number,
+		private readonly maxRetries: number,
 	) {}
 
 	static async create(context: RequestContext, options: ClientOptions): Promise<TrackingApiClient> {
@@ -71,7 +74,14 @@ export class TrackingApiClient {
 			data,
 		};
 		const pacer = new RequestPacer(options);
-		return new TrackingApiClient(context, node, credentials, pacer, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+		return new TrackingApiClient(
+			context,
+			node,
+			credentials,
+			pacer,
+			options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+			options.maxRetries ?? MAX_RETRIES,
+		);
 	}
 
 	async request<T>(name: EndpointName, params: PathParams = {}, body?: object, itemIndex?: number): Promise<T> {
@@ -101,7 +111,7 @@ export class TrackingApiClient {
 				attempt--;
 				continue;
 			}
-			if (attempt >= MAX_RETRIES || !isRetryable(failure, endpoint.read)) {
+			if (attempt >= this.maxRetries || !isRetryable(failure, endpoint.read)) {
 				throw toNodeApiError(this.node, failure, itemIndex);
 			}
 			const delay = retryDelayMs(attempt, failure.retryAfterMs, Math.random);

@@ -1,0 +1,94 @@
+import { isExpired } from '../../nodes/shared/devices';
+import { byId, fromItem, jsonOf, useSandbox } from '../support/sandboxed';
+
+describe('device operations', () => {
+	const ctx = useSandbox();
+	beforeEach(() => ctx.sandbox.resetStats());
+
+	it('get returns the device without the envelope', async () => {
+		const { items } = await ctx.engine.runNode({ resource: 'device', operation: 'get', deviceId: byId('device002') });
+		expect(jsonOf(items)).toEqual([ctx.sandbox.store.getDevice('device002')]);
+	});
+
+	it('getAll returns every device with Return All, and trims with Limit', async () => {
+		const all = await ctx.engine.runNode({ resource: 'device', operation: 'getAll', returnAll: true });
+		expect(jsonOf(all.items)).toEqual(ctx.sandbox.store.listDevices());
+		const some = await ctx.engine.runNode({ resource: 'device', operation: 'getAll', returnAll: false, limit: 4 });
+		expect(jsonOf(some.items).map((device) => device.id)).toEqual(ctx.sandbox.store.listDevices().slice(0, 4).map((d) => d.id));
+	});
+
+	it('getAll filters expired and active devices from expires', async () => {
+		const now = new Date();
+		const expired = await ctx.engine.runNode({ resource: 'device', operation: 'getAll', returnAll: true, filters: { status: 'expired' } });
+		const active = await ctx.engine.runNode({ resource: 'device', operation: 'getAll', returnAll: true, filters: { status: 'active' } });
+		const ids = (result: typeof expired) => jsonOf(result.items).map((device) => device.id);
+		const expected = ctx.sandbox.store.listDevices().filter((device) => isExpired(device, now)).map((device) => device.id);
+		expect(expected.length).toBeGreaterThan(0);
+		expect(ids(expired).sort()).toEqual([...ctx.sandbox.store.facts.expiredDeviceIds].sort());
+		expect(ids(expired)).toEqual(expected);
+		expect(ids(active)).toHaveLength(ctx.sandbox.store.listDevices().length - expected.length);
+	});
+
+	it('getAll filters by name and tag', async () => {
+		const { items } = await ctx.engine.runNode({
+			resource: 'device',
+			operation: 'getAll',
+			returnAll: true,
+			filters: { nameContains: 'truck', tagKey: 'fleet', tagValue: 'north' },
+		});
+		expect(items.length).toBeGreaterThan(0);
+		for (const device of jsonOf(items) as Array<{ name: string; tags: Record<string, string> }>) {
+			expect(device.name.toLowerCase()).toContain('truck');
+			expect(device.tags.fleet).toBe('north');
+		}
+	});
+
+	it('getLastLocation adds deviceId to the newest fix', async () => {
+		const { items } = await ctx.engine.runNode(
+			{ resource: 'device', operation: 'getLastLocation', deviceId: fromItem('id') },
+			{ items: [{ id: 'device001' }, { id: 'device003' }] },
+		);
+		expect(jsonOf(items)).toEqual([
+			{ deviceId: 'device001', ...ctx.sandbox.store.lastLocation('device001') },
+			{ deviceId: 'device003', ...ctx.sandbox.store.lastLocation('device003') },
+		]);
+		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+	});
+
+	it('getLastLocation marks a device that never reported instead of failing', async () => {
+		const deviceId = ctx.sandbox.store.facts.neverReportedDeviceId!;
+		const { items, error } = await ctx.engine.runNode({ resource: 'device', operation: 'getLastLocation', deviceId: byId(deviceId) });
+		expect(error).toBeUndefined();
+		expect(jsonOf(items)).toEqual([{ deviceId, neverReported: true }]);
+	});
+
+	it('getLastLocation fails for an unknown device with the vendor message', async () => {
+		const { error } = await ctx.engine.runNode({ resource: 'device', operation: 'getLastLocation', deviceId: byId('no-such-device') });
+		expect(error?.message).toBe('The tracking API answered 404: Device not found.');
+	});
+
+	it('sendCommand sends command, format and sms as the API expects', async () => {
+		const { items } = await ctx.engine.runNode({
+			resource: 'device',
+			operation: 'sendCommand',
+			deviceId: byId('device004'),
+			command: '0A 1B ff',
+			additionalFields: { format: 'Hex', sms: true },
+		});
+		const write = ctx.sandbox.writes.find((entry) => entry.kind === 'sendCommand');
+		expect(write).toMatchObject({ id: 'device004', body: { command: '0A 1B ff', format: 'Hex', sms: true } });
+		expect(items[0].json).toMatchObject({ deviceId: 'device004', command: '0A 1B ff', result: expect.any(String) });
+	});
+
+	it('sendCommand refuses a command that does not match its format, before any request', async () => {
+		const { error } = await ctx.engine.runNode({
+			resource: 'device',
+			operation: 'sendCommand',
+			deviceId: byId('device004'),
+			command: 'not hex',
+			additionalFields: { format: 'Hex' },
+		});
+		expect(error?.message).toBe('Invalid "Command" in item 0: Command is not hexadecimal (pairs of 0-9, a-f)');
+		expect(ctx.sandbox.stats.byRoute['POST /api/devices/{deviceId}/sendCommand']).toBeUndefined();
+	});
+});

@@ -1,0 +1,117 @@
+import { byId, jsonOf, useSandbox } from '../support/sandboxed';
+
+const HOUR = 3_600_000;
+
+describe('location and alert operations', () => {
+	const ctx = useSandbox();
+	beforeEach(() => ctx.sandbox.resetStats());
+
+	it('location getAll returns the fixes of the range, each with deviceId', async () => {
+		const to = new Date();
+		const from = new Date(to.getTime() - 2 * HOUR);
+		const { items } = await ctx.engine.runNode({
+			resource: 'location',
+			operation: 'getAll',
+			deviceId: byId('device001'),
+			from: from.toISOString(),
+			to: to.toISOString(),
+			returnAll: true,
+		});
+		const expected = ctx.sandbox.store.locationsBetween('device001', from.getTime(), to.getTime())!;
+		expect(expected.length).toBeGreaterThan(5);
+		expect(jsonOf(items)).toEqual(expected.map((fix) => ({ deviceId: 'device001', ...fix })));
+		expect(ctx.sandbox.requestLog.at(-1)?.body).toEqual({ from: from.toISOString(), to: to.toISOString() });
+	});
+
+	it('location getAll accepts dates without a zone as UTC and n8n date values from expressions', async () => {
+		const { items, error } = await ctx.engine.runNode({
+			resource: 'location',
+			operation: 'getAll',
+			deviceId: byId('device001'),
+			from: '={{ $now.minus({ hours: 1 }) }}',
+			to: '2099-01-01T00:00:00',
+			limit: 3,
+		});
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(3);
+		expect(ctx.sandbox.requestLog.at(-1)?.body).toMatchObject({ to: '2099-01-01T00:00:00.000Z' });
+	});
+
+	it.each([
+		['from after to', { from: '2026-02-02T00:00:00Z', to: '2026-02-01T00:00:00Z' }, 'Invalid "From" in item 0: From must not be after To'],
+		['an empty from (from an expression)', { from: '={{ $json.missing }}', to: '2026-02-01T00:00:00Z' }, 'Invalid "From" in item 0: From is empty'],
+		['an impossible date', { from: '2026-02-01T00:00:00Z', to: '2026-02-30T25:00:00Z' }, 'Invalid "To" in item 0: To is not a valid date'],
+	])('location getAll refuses %s before sending anything', async (_, range, message) => {
+		const { error } = await ctx.engine.runNode({ resource: 'location', operation: 'getAll', deviceId: byId('device001'), ...range });
+		expect(error?.message).toContain(message);
+		expect(ctx.sandbox.stats.requests).toBe(0);
+	});
+
+	it('location submit stores the fix with its documented fields and outputs what was kept', async () => {
+		const dateTime = new Date(Date.now() - 60_000).toISOString();
+		const { items } = await ctx.engine.runNode({
+			resource: 'location',
+			operation: 'submit',
+			deviceId: byId('device005'),
+			latitude: 40.4168,
+			longitude: -3.7038,
+			dateTime,
+			additionalFields: { speed: 42, alertTexts: 'Door open, Panic', hasCriticalAlert: true, attributes: { entries: [{ key: 'driver', value: 'Ana' }] } },
+		});
+		const write = ctx.sandbox.writes.find((entry) => entry.kind === 'submitLocation');
+		expect(write?.body).toEqual({
+			from: dateTime,
+			to: dateTime,
+			location: {
+				dateTime,
+				latitude: 40.4168,
+				longitude: -3.7038,
+				speed: 42,
+				alertTexts: ['Door open', 'Panic'],
+				hasCriticalAlert: true,
+				attributes: { driver: 'Ana' },
+			},
+		});
+		expect(items[0].json).toMatchObject({ deviceId: 'device005', dateTime, latitude: 40.4168, speed: 42 });
+	});
+
+	it.each([
+		['latitude', { latitude: 91 }, 'Invalid "Latitude" in item 0: Latitude must be between -90 and 90 (got 91)'],
+		['longitude', { longitude: '={{ "east" }}' }, 'Invalid "Longitude" in item 0: Longitude must be a number (got "east")'],
+		['dateTime', { dateTime: 'tomorrow' }, 'Invalid "Date Time" in item 0: Date Time is not an ISO 8601 date'],
+	])('location submit refuses a bad %s before sending anything', async (_, override, message) => {
+		const { error } = await ctx.engine.runNode({
+			resource: 'location',
+			operation: 'submit',
+			deviceId: byId('device005'),
+			latitude: 1,
+			longitude: 1,
+			dateTime: '2026-01-01T00:00:00Z',
+			...override,
+		});
+		expect(error?.message).toContain(message);
+		expect(ctx.sandbox.stats.requests).toBe(0);
+	});
+
+	it('alert getAll returns alerts in range, filtered by name, each with deviceId', async () => {
+		const deviceId = ctx.sandbox.store.facts.criticalAlertDeviceIds[0];
+		const to = new Date();
+		const from = new Date(to.getTime() - 24 * HOUR);
+		const all = ctx.sandbox.store.alertsBetween(deviceId, from.getTime(), to.getTime())!;
+		expect(all.length).toBeGreaterThan(0);
+		const name = all[0].alerts[0];
+
+		const { items } = await ctx.engine.runNode({
+			resource: 'alert',
+			operation: 'getAll',
+			deviceId: byId(deviceId),
+			from: from.toISOString(),
+			to: to.toISOString(),
+			alertName: name,
+			returnAll: true,
+		});
+		expect(ctx.sandbox.requestLog.at(-1)?.body).toEqual({ from: from.toISOString(), to: to.toISOString(), alertName: name });
+		expect(items.length).toBeGreaterThan(0);
+		for (const alert of jsonOf(items)) expect(alert).toMatchObject({ deviceId, dateTime: expect.any(String), notifications: expect.any(Array) });
+	});
+});

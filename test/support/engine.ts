@@ -1,4 +1,4 @@
-import { ExecutionLifecycleHooks, PollContext, WorkflowExecute } from 'n8n-core';
+import { ExecutionLifecycleHooks, LoadOptionsContext, PollContext, WorkflowExecute } from 'n8n-core';
 import {
 	createDeferredPromise,
 	createRunExecutionData,
@@ -6,6 +6,7 @@ import {
 	type ICredentialType,
 	type IDataObject,
 	type IExecuteFunctions,
+	type ILoadOptionsFunctions,
 	type INode,
 	type INodeExecutionData,
 	type INodeType,
@@ -18,7 +19,9 @@ import {
 } from 'n8n-workflow';
 
 import { SatelliteTrackingApi } from '../../credentials/SatelliteTrackingApi.credentials';
-import { SatelliteTracking } from '../../nodes/SatelliteTracking/SatelliteTracking.node';
+// Explicit extensions: beside each `X.node.ts` lies n8n's codex file `X.node.json`, which tsx
+// would otherwise resolve first.
+import { SatelliteTracking } from '../../nodes/SatelliteTracking/SatelliteTracking.node.ts';
 import { InMemoryCredentialsHelper, type StoredCredential } from './credentials-helper';
 
 export const PACKAGE = 'n8n-nodes-satellite-tracking';
@@ -166,6 +169,12 @@ export class Engine {
 		const context: IPollFunctions = new PollContext(workflow, node, this.additionalData(), mode, 'activate');
 		const nodeType = lookup(TRIGGER_NODE_TYPE);
 		return await nodeType.poll!.call(context);
+	}
+
+	/** The context n8n's editor gives a node's loadOptions and listSearch methods, with the real credential. */
+	loadOptionsContext(parameters: INode['parameters'], type = ACTION_NODE_TYPE): ILoadOptionsFunctions {
+		const node = this.node('Node', type, parameters, [0, 0]);
+		return new LoadOptionsContext(this.workflow([node], {}), node, this.additionalData(), 'parameters');
 	}
 
 	node(name: string, type: string, parameters: INode['parameters'], position: [number, number]): INode {

@@ -1,0 +1,45 @@
+import { geofenceContains, type Geofence } from '../../geo/geofence';
+import { deviceEvent, type Detector, type Observation } from '../detector';
+import { toPosition } from '../fixes';
+import type { DetectionSettings, TriggerEvent } from '../types';
+
+/**
+ * Entries and exits, fix by fix. A geofence a device has no record for (a new device, a new or
+ * edited geofence) starts from where the device was last seen; being inside it then counts as an
+ * entry only when the current state is to be emitted.
+ */
+export const geofenceCrossing: Detector = {
+	events: ['geofenceEntered', 'geofenceExited'],
+	detect(observation, previous, settings) {
+		const events: TriggerEvent[] = [];
+		const fences: Record<string, boolean> = {};
+		for (const geofence of settings.geofences) {
+			const inside = crossings(geofence, previous.fences?.[geofence.id], observation, settings, events);
+			if (inside !== undefined) fences[geofence.id] = inside;
+		}
+		return { events, state: { fences: Object.keys(fences).length > 0 ? fences : undefined } };
+	},
+};
+
+function crossings(
+	geofence: Geofence,
+	known: boolean | undefined,
+	observation: Observation,
+	settings: DetectionSettings,
+	events: TriggerEvent[],
+): boolean | undefined {
+	const details = { geofence: geofence.name };
+	let inside = known;
+	const start = observation.previous && toPosition(observation.previous);
+	if (inside === undefined && start) {
+		inside = geofenceContains(geofence, start);
+		if (inside && settings.emitCurrentState) events.push(deviceEvent('geofenceEntered', observation, start, details));
+	}
+	for (const fix of observation.fresh) {
+		const now = geofenceContains(geofence, fix);
+		const changed = inside === undefined ? now && settings.emitCurrentState : now !== inside;
+		if (changed) events.push(deviceEvent(now ? 'geofenceEntered' : 'geofenceExited', observation, fix, details));
+		inside = now;
+	}
+	return inside;
+}

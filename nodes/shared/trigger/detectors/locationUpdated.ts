@@ -1,0 +1,40 @@
+import { distanceMeters } from '../../geo/distance';
+import type { Location } from '../../wire';
+import { deviceEvent, type Detector } from '../detector';
+import { toPosition, toSeenFix } from '../fixes';
+import type { SeenFix, TriggerEvent } from '../types';
+
+const position = (fix: SeenFix) => ({ latitude: fix.lat, longitude: fix.lon });
+
+/**
+ * Each new fix, unless it lies closer than the minimum distance to the last one reported: the
+ * anchor stays put while fixes are held back, so slow creep is reported once it adds up.
+ */
+export const locationUpdated: Detector = {
+	events: ['locationUpdated'],
+	detect(observation, previous, settings) {
+		let anchor = previous.ref ?? previous.fix;
+		let lastReported: Location | undefined;
+		const events: TriggerEvent[] = [];
+		for (const fix of observation.fresh) {
+			if (!anchor) {
+				events.push(deviceEvent('locationUpdated', observation, fix));
+			} else {
+				const distance = distanceMeters(position(anchor), fix);
+				if (distance < settings.minDistanceMeters) continue;
+				events.push(
+					deviceEvent('locationUpdated', observation, fix, {
+						previousLocation: toPosition(anchor),
+						distanceMeters: Math.round(distance * 10) / 10,
+					}),
+				);
+			}
+			anchor = toSeenFix(fix);
+			lastReported = fix;
+		}
+		// `ref` is kept only while it differs from the newest fix, which state keeps anyway.
+		const latest = observation.fresh[observation.fresh.length - 1];
+		const ref = latest === undefined ? previous.ref : lastReported === latest ? undefined : anchor;
+		return { events, state: { ref } };
+	},
+};

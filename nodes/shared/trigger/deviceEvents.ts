@@ -1,0 +1,73 @@
+/**
+ * Change detection for one device: given what state kept of it, the fixes just fetched and the
+ * settings, the events to report and the device's next state. Pure.
+ */
+import type { Location } from '../wire';
+import type { Observation } from './detector';
+import { DETECTORS } from './detectors';
+import { fixTime, freshFixes, toPosition } from './fixes';
+import type { DetectionSettings, DeviceInfo, DeviceState, EventKind, TriggerEvent } from './types';
+
+/** Within one fix: the move, then leaving one geofence before entering the next, then what it raised. */
+const ORDER_WITHIN_FIX: readonly EventKind[] = [
+	'locationUpdated',
+	'geofenceExited',
+	'geofenceEntered',
+	'criticalAlert',
+	'deviceSilent',
+	'deviceExpiring',
+];
+
+export interface DeviceDetection {
+	events: TriggerEvent[];
+	state: DeviceState;
+}
+
+/**
+ * `previous` undefined means the device is new to the trigger: its state is recorded as the
+ * baseline and nothing is reported, unless the settings ask for the current state.
+ */
+export function detectDeviceEvents(
+	previous: DeviceState | undefined,
+	device: DeviceInfo,
+	fetched: Location[],
+	settings: DetectionSettings,
+	now: Date,
+): DeviceDetection {
+	const known = previous ?? {};
+	const { fresh, newest, fix, keys } = freshFixes(known, fetched);
+	const observation: Observation = {
+		device,
+		fresh,
+		previous: known.fix,
+		newest: newest ?? (known.fix && toPosition(known.fix)),
+		now,
+	};
+	const state: DeviceState = { fix, keys, since: fix ? undefined : known.since };
+	const events: TriggerEvent[] = [];
+	for (const detector of DETECTORS) {
+		if (!detector.events.some((kind) => settings.events.includes(kind))) continue;
+		const detection = detector.detect(observation, known, settings);
+		events.push(...detection.events.filter((event) => settings.events.includes(event.event)));
+		Object.assign(state, detection.state);
+	}
+	const report = previous !== undefined || settings.emitCurrentState;
+	return { events: report ? inOrder(events, now) : [], state: withoutEmptyFields(state) };
+}
+
+function inOrder(events: TriggerEvent[], now: Date): TriggerEvent[] {
+	const time = (event: TriggerEvent) => (event.location ? fixTime(event.location) : now.getTime());
+	return events
+		.map((event, index) => ({ event, index }))
+		.sort(
+			(a, b) =>
+				time(a.event) - time(b.event) ||
+				ORDER_WITHIN_FIX.indexOf(a.event.event) - ORDER_WITHIN_FIX.indexOf(b.event.event) ||
+				a.index - b.index,
+		)
+		.map(({ event }) => event);
+}
+
+function withoutEmptyFields(state: DeviceState): DeviceState {
+	return Object.fromEntries(Object.entries(state).filter(([, value]) => value !== undefined)) as DeviceState;
+}

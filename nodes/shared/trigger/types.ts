@@ -1,0 +1,93 @@
+/**
+ * The trigger's vocabulary: event kinds, what an event carries, the settings that shape detection
+ * and the compact state kept per device between polls. Pure types, no n8n.
+ */
+import type { Geofence } from '../geo/geofence';
+import type { Device, Location } from '../wire';
+
+/** Event names users' workflows store (node-interface.md): add, never rename. */
+export const EVENT_KINDS = [
+	'locationUpdated',
+	'geofenceEntered',
+	'geofenceExited',
+	'deviceSilent',
+	'criticalAlert',
+	'deviceExpiring',
+] as const;
+
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+/** The least a state or an event keeps of a fix: when and where. */
+export interface FixPosition {
+	dateTime: string;
+	latitude: number;
+	longitude: number;
+}
+
+export interface TriggerEvent {
+	event: EventKind;
+	deviceId: string;
+	deviceName: string;
+	/** The fix that caused the event; for device events the newest known one, null if it never reported. */
+	location: Location | FixPosition | null;
+	previousLocation?: FixPosition;
+	distanceMeters?: number;
+	geofence?: string;
+	silentForMinutes?: number;
+	expires?: string;
+	/** criticalAlert: the alert texts of the fix that matched the filter. */
+	alerts?: string[];
+}
+
+export interface DetectionSettings {
+	events: EventKind[];
+	geofences: Geofence[];
+	/** locationUpdated: a newer fix closer than this to the last one reported is held back. */
+	minDistanceMeters: number;
+	silentAfterMinutes: number;
+	expiringWithinDays: number;
+	/** criticalAlert: lower-case texts of which an alert must contain one; empty for any alert. */
+	alertFilter: string[];
+	/** What is seen for the first time (a device, a geofence, a newly selected event) is emitted, not only recorded. */
+	emitCurrentState: boolean;
+}
+
+/** A fix as state keeps it. */
+export interface SeenFix {
+	at: string;
+	lat: number;
+	lon: number;
+}
+
+/**
+ * What the trigger remembers of one device. Every field is optional so that a missing slice means
+ * "not observed yet" (a baseline), and the JSON stays small for accounts with thousands of devices.
+ */
+export interface DeviceState {
+	/** The newest fix processed. */
+	fix?: SeenFix;
+	/** Fingerprints of the processed fixes dated exactly `fix.at`: equal timestamps are not duplicates. */
+	keys?: string[];
+	/** Every-fix mode, for a device that has not reported yet: read its fixes from here on. */
+	since?: string;
+	/** locationUpdated: the last fix reported, kept only while newer fixes are held back by the minimum distance. */
+	ref?: SeenFix;
+	/** Geofence id → inside. */
+	fences?: Record<string, boolean>;
+	silent?: boolean;
+	/** deviceExpiring: the `expires` already dealt with ('' when checked and not within the window). */
+	expiry?: string;
+}
+
+export const STATE_VERSION = 1;
+
+export interface TriggerState {
+	version: typeof STATE_VERSION;
+	devices: Record<string, DeviceState>;
+	/** Round robin: the last device read in the previous poll, when the budget did not reach them all. */
+	cursor?: string;
+	/** Devices whose read failed in the previous poll: read first. */
+	retry?: string[];
+}
+
+export type DeviceInfo = Pick<Device, 'id' | 'name' | 'expires'>;

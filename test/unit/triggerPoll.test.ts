@@ -1,0 +1,165 @@
+import { advance, sampleEvents, type ReadOutcome } from '../../nodes/shared/trigger/advance';
+import { pickDevices, planReads } from '../../nodes/shared/trigger/plan';
+import { selectDevices } from '../../nodes/shared/trigger/selection';
+import { emptyState, readState } from '../../nodes/shared/trigger/state';
+import type { DetectionSettings, TriggerState } from '../../nodes/shared/trigger/types';
+import type { Device, Location } from '../../nodes/shared/wire';
+
+const now = new Date('2026-03-01T12:00:00Z');
+const iso = (minute: number) => new Date(now.getTime() + minute * 60_000).toISOString();
+const fix = (minute: number, latitude = 0): Location => ({ dateTime: iso(minute), latitude, longitude: 0 });
+const ids = (n: number) => Array.from({ length: n }, (_, i) => `d${String(i).padStart(2, '0')}`);
+const devices: Device[] = ids(4).map((id, i) => ({ id, name: `Device ${i}`, tags: { fleet: i % 2 ? 'north' : 'south' } }));
+
+const settings: DetectionSettings = {
+	events: ['locationUpdated'],
+	geofences: [],
+	minDistanceMeters: 0,
+	silentAfterMinutes: 60,
+	expiringWithinDays: 7,
+	alertFilter: [],
+	emitCurrentState: false,
+};
+
+describe('selectDevices', () => {
+	const shuffled = [devices[2], devices[0], devices[3], devices[1]];
+	it('selects all, by id, by group and by tag, ordered by id, ignoring ids the account does not list', () => {
+		expect(selectDevices(shuffled, { by: 'all' }).map((d) => d.id)).toEqual(['d00', 'd01', 'd02', 'd03']);
+		expect(selectDevices(shuffled, { by: 'ids', ids: ['d03', 'gone', 'd01', 'd03'] }).map((d) => d.id)).toEqual(['d01', 'd03']);
+		expect(selectDevices(shuffled, { by: 'group', groupId: 'g' }, ['d02', 'd00']).map((d) => d.id)).toEqual(['d00', 'd02']);
+		expect(selectDevices(shuffled, { by: 'tag', key: 'fleet', value: 'north' }).map((d) => d.id)).toEqual(['d01', 'd03']);
+		expect(selectDevices(shuffled, { by: 'tag', key: 'fleet', value: '' })).toHaveLength(4);
+	});
+});
+
+describe('readState', () => {
+	it('starts empty from nothing or from data of another shape', () => {
+		expect(readState(undefined)).toEqual(emptyState());
+		expect(readState({ version: 99, devices: {} })).toEqual(emptyState());
+		expect(readState({ version: 1, devices: [] })).toEqual(emptyState());
+	});
+	it('returns a plain copy of stored state', () => {
+		const stored = { version: 1, devices: { a: { fix: { at: iso(0), lat: 1, lon: 2 } } }, cursor: 'a' };
+		const state = readState(stored);
+		expect(state).toEqual(stored);
+		expect(state.devices.a).not.toBe(stored.devices.a);
+	});
+});
+
+describe('pickDevices (round robin)', () => {
+	const all = ids(10);
+	it('reads every device when they fit, and keeps no cursor', () => {
+		expect(pickDevices(all, 'd03', [], Infinity)).toEqual({ picked: all });
+		expect(pickDevices(all, undefined, [], 10)).toEqual({ picked: all });
+	});
+
+	it('goes round from where the last poll stopped, so every device is read once per cycle', () => {
+		let cursor: string | undefined;
+		const cycles: string[][] = [];
+		for (let poll = 0; poll < 5; poll++) {
+			const result = pickDevices(all, cursor, [], 4);
+			cycles.push(result.picked);
+			cursor = result.cursor;
+		}
+		expect(cycles).toEqual([
+			['d00', 'd01', 'd02', 'd03'],
+			['d04', 'd05', 'd06', 'd07'],
+			['d08', 'd09', 'd00', 'd01'],
+			['d02', 'd03', 'd04', 'd05'],
+			['d06', 'd07', 'd08', 'd09'],
+		]);
+	});
+
+	it('continues after a cursor device that has since vanished', () => {
+		expect(pickDevices(['a', 'c', 'e', 'g'], 'd', [], 2)).toEqual({ picked: ['e', 'g'], cursor: 'g' });
+		expect(pickDevices(['a', 'c', 'e', 'g'], 'z', [], 2)).toEqual({ picked: ['a', 'c'], cursor: 'c' });
+	});
+
+	it('reads failed devices first, but with at most half the budget', () => {
+		expect(pickDevices(all, 'd03', ['d09', 'gone'], 4)).toEqual({ picked: ['d09', 'd04', 'd05', 'd06'], cursor: 'd06' });
+		expect(pickDevices(all, undefined, ['d07', 'd08', 'd09'], 4).picked).toEqual(['d07', 'd08', 'd00', 'd01']);
+	});
+});
+
+describe('planReads', () => {
+	const state: TriggerState = {
+		version: 1,
+		devices: { d00: { fix: { at: iso(-5), lat: 0, lon: 0 } }, d01: { since: iso(-3) }, d03: { fix: { at: iso(5), lat: 0, lon: 0 } } },
+	};
+	it('reads the last fix per device in Latest-fix mode', () => {
+		expect(planReads(ids(3), state, 'latestFix', Infinity, now).reads).toEqual(
+			ids(3).map((deviceId) => ({ deviceId, kind: 'last' })),
+		);
+	});
+	it('reads from the newest fix seen to now in Every-fix mode; a new device gets its baseline from its last fix', () => {
+		expect(planReads(ids(4), state, 'everyFix', Infinity, now).reads).toEqual([
+			{ deviceId: 'd00', kind: 'range', from: iso(-5), to: iso(0) },
+			{ deviceId: 'd01', kind: 'range', from: iso(-3), to: iso(0) },
+			{ deviceId: 'd02', kind: 'last' },
+			// A fix dated ahead of this clock: the range must not end before it starts.
+			{ deviceId: 'd03', kind: 'range', from: iso(5), to: iso(5) },
+		]);
+	});
+});
+
+describe('advance', () => {
+	const plan = { reads: devices.map((d) => ({ deviceId: d.id, kind: 'last' as const })) };
+	const ok = (...fixes: Location[]): ReadOutcome => ({ ok: true, fixes });
+
+	it('keeps the state of failed devices and retries them, while the others advance', () => {
+		const first = advance(emptyState(), devices, plan, new Map(devices.map((d) => [d.id, ok(fix(0))])), settings, now);
+		expect(first.events).toEqual([]);
+		const outcomes = new Map<string, ReadOutcome>([
+			['d00', ok(fix(1, 1))],
+			['d01', { ok: false, error: new Error('boom') }],
+			['d02', ok(fix(1, 1))],
+			['d03', ok(fix(0))],
+		]);
+		const second = advance(first.state, devices, plan, outcomes, settings, now);
+		expect(second.events.map((e) => e.deviceId)).toEqual(['d00', 'd02']);
+		expect(second.failures).toEqual([{ deviceId: 'd01', error: new Error('boom') }]);
+		expect(second.state.retry).toEqual(['d01']);
+		expect(second.state.devices.d01).toEqual(first.state.devices.d01);
+		const retried = new Map(outcomes).set('d01', ok(fix(1, 1)));
+		const third = advance(second.state, devices, plan, retried, settings, now);
+		expect(third.events.map((e) => e.deviceId)).toEqual(['d01']);
+		expect(third.state.retry).toBeUndefined();
+	});
+
+	it('prunes devices no longer listed or selected, and keeps unread ones as they were', () => {
+		const stored: TriggerState = {
+			version: 1,
+			devices: { d00: { fix: { at: iso(0), lat: 0, lon: 0 } }, d01: { since: iso(0) }, gone: { since: iso(0) } },
+			cursor: 'd00',
+		};
+		const result = advance(stored, devices.slice(0, 2), { reads: [{ deviceId: 'd00', kind: 'last' }], cursor: 'd00' }, new Map([['d00', ok(fix(0))]]), settings, now);
+		expect(Object.keys(result.state.devices)).toEqual(['d00', 'd01']);
+		expect(result.state.devices.d01).toEqual({ since: iso(0) });
+		expect(result.state.cursor).toBe('d00');
+	});
+
+	it('remembers since when a device that never reported was read, so Every-fix mode reads from there', () => {
+		const result = advance(
+			emptyState(),
+			devices.slice(0, 1),
+			{ reads: [{ deviceId: 'd00', kind: 'range', from: iso(-9), to: iso(0) }] },
+			new Map([['d00', ok()]]),
+			settings,
+			now,
+		);
+		expect(result.state.devices.d00).toEqual({ since: iso(0) });
+	});
+});
+
+describe('sampleEvents', () => {
+	it('shows the current state of the selected events, else the current locations', () => {
+		const outcomes = new Map<string, ReadOutcome>([
+			['d00', { ok: true, fixes: [fix(-90)] }],
+			['d01', { ok: true, fixes: [] }],
+		]);
+		const silent = sampleEvents(devices.slice(0, 2), outcomes, { ...settings, events: ['deviceSilent'] }, now);
+		expect(silent.map((e) => [e.event, e.deviceId, e.silentForMinutes])).toEqual([['deviceSilent', 'd00', 90]]);
+		const none = sampleEvents(devices.slice(0, 2), outcomes, { ...settings, events: ['criticalAlert'] }, now);
+		expect(none.map((e) => [e.event, e.deviceId, e.location?.dateTime])).toEqual([['locationUpdated', 'd00', iso(-90)]]);
+	});
+});

@@ -10,6 +10,7 @@ import { CREDENTIAL_TYPE } from '../shared/wire';
 import { requestSettings } from './actions/requestSettings';
 import { resources, router } from './actions/router';
 import * as listSearch from './methods/listSearch';
+import * as loadOptions from './methods/loadOptions';
 
 export class SatelliteTracking implements INodeType {
 	description: INodeTypeDescription = {
@@ -34,18 +35,22 @@ export class SatelliteTracking implements INodeType {
 				options: [
 					{ name: 'Alert', value: 'alert' },
 					{ name: 'Device', value: 'device' },
+					{ name: 'Group', value: 'group' },
 					{ name: 'Location', value: 'location' },
+					{ name: 'User', value: 'user' },
 				],
 				default: 'device',
 			},
 			...resources.device.description,
 			...resources.location.description,
 			...resources.alert.description,
+			...resources.group.description,
+			...resources.user.description,
 			requestSettings,
 		],
 	};
 
-	methods = { listSearch };
+	methods = { listSearch, loadOptions };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -3,7 +3,7 @@ import { buildJsonPatch, diffToJsonPatch, isSameValue, parseJsonPatch, pointerTo
 
 describe('building a patch from set and cleared fields', () => {
 	it('replaces fields known to exist, adds the others and removes cleared ones', () => {
-		expect(buildJsonPatch({ set: { name: 'N', description: 'D' }, cleared: ['message'] }, ['name'])).toEqual([
+		expect(buildJsonPatch<Record<string, unknown>>({ set: { name: 'N', description: 'D' }, cleared: ['message'] }, ['name'])).toEqual([
 			{ op: 'replace', path: '/name', value: 'N' },
 			{ op: 'add', path: '/description', value: 'D' },
 			{ op: 'remove', path: '/message' },

@@ -96,3 +96,25 @@ export function keyValueMap(collection: unknown): Record<string, string> {
 		entries.filter((entry) => String(entry.key ?? '').trim() !== '').map((entry) => [String(entry.key).trim(), String(entry.value ?? '')]),
 	);
 }
+
+/** An n8n collection: optional fields a user adds one by one (Additional Fields, Update Fields, Filters). */
+export function collection(
+	name: string,
+	displayName: string,
+	placeholder: string,
+	options: INodeProperties[],
+	extra: Partial<INodeProperties> = {},
+): INodeProperties {
+	return { displayName, name, type: 'collection', placeholder, default: {}, options, ...extra };
+}
+
+/** The Name Contains filter of a getAll; `things` is the plural the description speaks of. */
+export function nameContainsFilter(things: string): INodeProperties {
+	return {
+		displayName: 'Name Contains',
+		name: 'nameContains',
+		type: 'string',
+		default: '',
+		description: `Only ${things} whose name contains this text (case-insensitive)`,
+	};
+}

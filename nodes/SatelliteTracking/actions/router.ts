@@ -3,12 +3,14 @@ import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } f
 import { TrackingApiClient } from '../../shared/transport';
 import * as alert from './alert/Alert.resource';
 import * as device from './device/Device.resource';
+import * as group from './group/Group.resource';
 import * as location from './location/Location.resource';
 import type { OperationModule } from './operation';
 import { readRequestSettings } from './requestSettings';
 import { runItems } from './runItems';
+import * as user from './user/User.resource';
 
-export const resources = { device, location, alert };
+export const resources = { device, location, alert, group, user };
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const resource = this.getNodeParameter('resource', 0) as string;

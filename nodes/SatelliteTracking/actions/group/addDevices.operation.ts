@@ -1,0 +1,22 @@
+import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+
+import { devicesWith } from '../../../shared/groups';
+import { KeyedLock } from '../../../shared/keyedLock';
+import type { TrackingApiClient } from '../../../shared/transport';
+import { groupLocator } from '../common.descriptions';
+import { changeGroupDevices, devicesProperty } from './groupFields';
+
+const properties: INodeProperties[] = [
+	{ ...groupLocator, description: 'The group to add the devices to' },
+	{ ...devicesProperty, required: true, description: `${devicesProperty.description}. IDs already in the group are left as they are.` },
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['group'], operation: ['addDevices'] } }, properties);
+
+export async function prepareBatch() {
+	return new KeyedLock();
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient, lock: KeyedLock) {
+	return await changeGroupDevices(this, itemIndex, api, lock, devicesWith);
+}

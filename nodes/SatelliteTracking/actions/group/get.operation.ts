@@ -1,0 +1,15 @@
+import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+
+import { getResourceId } from '../../../shared/parameters';
+import type { TrackingApiClient } from '../../../shared/transport';
+import type { Group } from '../../../shared/wire';
+import { groupLocator } from '../common.descriptions';
+
+const properties: INodeProperties[] = [{ ...groupLocator, description: 'The group to get' }];
+
+export const description = updateDisplayOptions({ show: { resource: ['group'], operation: ['get'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
+	const groupId = getResourceId(this, itemIndex, 'groupId', 'Group');
+	return await api.request<Group>('getGroup', { groupId }, undefined, itemIndex);
+}

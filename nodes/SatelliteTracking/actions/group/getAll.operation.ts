@@ -1,0 +1,16 @@
+import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+
+import { filterGroups } from '../../../shared/groups';
+import type { TrackingApiClient } from '../../../shared/transport';
+import type { Group } from '../../../shared/wire';
+import { applyLimit, collection, nameContainsFilter, returnAllAndLimit } from '../common.descriptions';
+
+const properties: INodeProperties[] = [...returnAllAndLimit, collection('filters', 'Filters', 'Add Filter', [nameContainsFilter('groups')])];
+
+export const description = updateDisplayOptions({ show: { resource: ['group'], operation: ['getAll'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
+	const groups = await api.request<Group[]>('listGroups', {}, undefined, itemIndex);
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as { nameContains?: string };
+	return applyLimit(this, itemIndex, filterGroups(groups, filters));
+}

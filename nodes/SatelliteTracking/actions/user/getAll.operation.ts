@@ -1,0 +1,36 @@
+import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+
+import type { TrackingApiClient } from '../../../shared/transport';
+import { filterUsers, withoutWriteOnlyFields, type UserFilters } from '../../../shared/users';
+import type { User } from '../../../shared/wire';
+import { applyLimit, collection, nameContainsFilter, returnAllAndLimit } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	...returnAllAndLimit,
+	collection('filters', 'Filters', 'Add Filter', [
+		{
+			displayName: 'Disabled',
+			name: 'disabled',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to return only disabled users (on) or only enabled ones (off)',
+		},
+		{
+			displayName: 'Email',
+			name: 'email',
+			type: 'string',
+			placeholder: 'name@email.com',
+			default: '',
+			description: 'Only the user with this e-mail address (case-insensitive)',
+		},
+		nameContainsFilter('users'),
+	]),
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['getAll'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
+	const users = await api.request<User[]>('listUsers', {}, undefined, itemIndex);
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as UserFilters;
+	return applyLimit(this, itemIndex, filterUsers(users, filters)).map(withoutWriteOnlyFields);
+}

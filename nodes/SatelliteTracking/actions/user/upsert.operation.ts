@@ -1,0 +1,69 @@
+import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+
+import type { TrackingApiClient } from '../../../shared/transport';
+import { planUpserts, type UpsertRequest, type UpsertStep } from '../../../shared/upsertPlan';
+import { withoutWriteOnlyFields } from '../../../shared/users';
+import type { User, UserWrite } from '../../../shared/wire';
+import { readUser, requiredUserProperties, userAdditionalFields } from './userFields';
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Matches users by e-mail (case-insensitive). Creates the missing ones and changes only the fields that differ. A password is set only when a user is created.',
+		name: 'upsertNotice',
+		type: 'notice',
+		default: '',
+	},
+	...requiredUserProperties,
+	userAdditionalFields,
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['upsert'] } }, properties);
+
+interface UpsertBatch {
+	plan: Map<number, UpsertStep>;
+	/** Items whose input failed its checks: each fails on its own, the others go ahead. */
+	invalid: Map<number, unknown>;
+}
+
+/** Lists the users once for the whole run and decides every item against that one list. */
+export async function prepareBatch(this: IExecuteFunctions, api: TrackingApiClient): Promise<UpsertBatch> {
+	const requests: UpsertRequest[] = [];
+	const invalid = new Map<number, unknown>();
+	for (let itemIndex = 0; itemIndex < this.getInputData().length; itemIndex++) {
+		try {
+			const { set, cleared } = readUser(this, itemIndex);
+			// A cleared field is compared as unset, so an existing value for it is removed.
+			const user = { ...set, ...Object.fromEntries(cleared.map((field) => [field, null])) } as UserWrite;
+			requests.push({ itemIndex, user });
+		} catch (error) {
+			invalid.set(itemIndex, error);
+		}
+	}
+	const users = requests.length === 0 ? [] : await api.request<User[]>('listUsers');
+	return { plan: planUpserts(users, requests), invalid };
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient, batch: UpsertBatch) {
+	const step = batch.plan.get(itemIndex);
+	if (!step) throw batch.invalid.get(itemIndex);
+	switch (step.kind) {
+		case 'create': {
+			const created = await api.request<User>('createUser', {}, step.user, itemIndex);
+			return { action: 'created', user: withoutWriteOnlyFields(created) };
+		}
+		case 'update': {
+			const updated = await api.request<User>('updateUser', { userId: step.userId }, step.patch, itemIndex);
+			return { action: 'updated', user: withoutWriteOnlyFields(updated) };
+		}
+		case 'unchanged':
+			return { action: 'unchanged', user: withoutWriteOnlyFields(step.user) };
+		case 'superseded':
+			// `user` is the user as listed before this run (null if new); the winning item reports the result.
+			return {
+				action: 'superseded',
+				supersededBy: step.byItemIndex,
+				user: step.user && withoutWriteOnlyFields(step.user),
+			};
+	}
+}

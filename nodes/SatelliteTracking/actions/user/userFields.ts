@@ -1,0 +1,112 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { FieldChanges } from '../../../shared/jsonPatch';
+import { toEmail, toIsoDateTime, toNonEmptyText, toNumberInRange, toTextList, type Check } from '../../../shared/validation';
+import { USER_REQUIRED_FIELDS, type UserWrite } from '../../../shared/wire';
+import { keyValueCollection, keyValueMap } from '../common.descriptions';
+import { additionalFields, readFields, requiredValues, type FieldSpecs } from '../writeFields';
+
+function toBoolean(value: unknown): Check<boolean> {
+	if (typeof value === 'boolean') return { ok: true, value };
+	// Expressions over spreadsheet rows hand booleans over as text.
+	if (value === 'true' || value === 'false') return { ok: true, value: value === 'true' };
+	return { ok: false, problem: 'must be true or false' };
+}
+
+function toCount(value: unknown): Check<number> {
+	const number = toNumberInRange(value, 0, Number.MAX_SAFE_INTEGER);
+	return number.ok && !Number.isInteger(number.value) ? { ok: false, problem: 'must be a whole number' } : number;
+}
+
+function toPassword(value: unknown): Check<string> {
+	// Not trimmed: spaces may belong to the password.
+	return typeof value === 'string' && value !== '' ? { ok: true, value } : { ok: false, problem: 'must be a non-empty text' };
+}
+
+export const USER_FIELDS: FieldSpecs<UserWrite> = {
+	name: { label: 'Name', check: toNonEmptyText },
+	email: { label: 'Email', check: toEmail },
+	country: { label: 'Country', check: toNonEmptyText },
+	timeZone: { label: 'Time Zone', check: toNonEmptyText },
+	description: { label: 'Description', check: toNonEmptyText },
+	message: { label: 'Message', check: toNonEmptyText },
+	disabled: { label: 'Disabled', check: toBoolean },
+	disabledMessage: { label: 'Disabled Message', check: toNonEmptyText },
+	tags: { label: 'Tags', check: (value) => ({ ok: true, value: keyValueMap(value) }) },
+	privileges: { label: 'Privileges', check: toTextList },
+	group: { label: 'Group ID', check: toNonEmptyText },
+	deviceId: { label: 'Device ID', check: toNonEmptyText },
+	adminDevices: { label: 'Admin Devices', check: toCount },
+	from: { label: 'From', check: toIsoDateTime },
+	expires: { label: 'Expires', check: toIsoDateTime },
+	password: { label: 'Password', check: toPassword },
+};
+
+const requiredFieldProperties: INodeProperties[] = [
+	{ displayName: 'Name', name: 'name', type: 'string', default: '', description: "The user's full name" },
+	{
+		displayName: 'Email',
+		name: 'email',
+		type: 'string',
+		placeholder: 'name@email.com',
+		default: '',
+		description: 'The e-mail address the user signs in with',
+	},
+	{
+		displayName: 'Country Name or ID',
+		name: 'country',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getCountries' },
+		default: '',
+		description:
+			'ISO 3166-1 alpha-2 code. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	{
+		displayName: 'Time Zone Name or ID',
+		name: 'timeZone',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getTimeZones' },
+		default: '',
+		description:
+			'IANA time zone, e.g. Europe/London. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+];
+
+const optionalFieldProperties: INodeProperties[] = [
+	{ displayName: 'Admin Devices', name: 'adminDevices', type: 'number', typeOptions: { minValue: 0 }, default: 0, description: 'How many devices the user may administer' },
+	{ displayName: 'Description', name: 'description', type: 'string', default: '' },
+	{ displayName: 'Device ID', name: 'deviceId', type: 'string', default: '', description: 'The device linked to the user' },
+	{ displayName: 'Disabled', name: 'disabled', type: 'boolean', default: false, description: 'Whether the user is locked out' },
+	{ displayName: 'Disabled Message', name: 'disabledMessage', type: 'string', default: '', description: 'What a disabled user sees on signing in' },
+	{ displayName: 'Expires', name: 'expires', type: 'dateTime', default: '', description: 'When the account stops working' },
+	{ displayName: 'From', name: 'from', type: 'dateTime', default: '', description: 'When the account starts working' },
+	{ displayName: 'Group ID', name: 'group', type: 'string', default: '', description: 'The group the user belongs to, e.g. grp-123' },
+	{ displayName: 'Message', name: 'message', type: 'string', default: '', description: 'A message shown to the user' },
+	{
+		displayName: 'Password',
+		name: 'password',
+		type: 'string',
+		typeOptions: { password: true },
+		default: '',
+		description: 'Write-only: the API never returns it, and the node never outputs it',
+	},
+	{ displayName: 'Privileges', name: 'privileges', type: 'string', default: '', description: 'Comma-separated, e.g. ViewDevices, SendCommands' },
+	keyValueCollection('tags', 'Tags', 'Free-form key/value labels of the user'),
+];
+
+/** Name, e-mail, country and time zone as the top-level required parameters of create, replace and upsert. */
+export const requiredUserProperties: INodeProperties[] = requiredFieldProperties.map((property) => ({ ...property, required: true }));
+
+export const userAdditionalFields = additionalFields(optionalFieldProperties);
+
+export const userUpdateFieldOptions: INodeProperties[] = [...requiredFieldProperties, ...optionalFieldProperties].sort(
+	(a, b) => a.displayName.localeCompare(b.displayName),
+);
+
+/** The required parameters and Additional Fields of one item, checked; empty optional fields are cleared. */
+export function readUser(context: IExecuteFunctions, itemIndex: number): FieldChanges<UserWrite> {
+	const required = readFields(context, itemIndex, requiredValues(context, itemIndex, USER_REQUIRED_FIELDS), USER_FIELDS, USER_REQUIRED_FIELDS);
+	const additionalFields = context.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const optional = readFields(context, itemIndex, additionalFields, USER_FIELDS, USER_REQUIRED_FIELDS);
+	return { set: { ...required.set, ...optional.set }, cleared: optional.cleared };
+}

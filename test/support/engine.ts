@@ -22,6 +22,7 @@ import { SatelliteTrackingApi } from '../../credentials/SatelliteTrackingApi.cre
 // Explicit extensions: beside each `X.node.ts` lies n8n's codex file `X.node.json`, which tsx
 // would otherwise resolve first.
 import { SatelliteTracking } from '../../nodes/SatelliteTracking/SatelliteTracking.node.ts';
+import { SatelliteTrackingTrigger } from '../../nodes/SatelliteTrackingTrigger/SatelliteTrackingTrigger.node.ts';
 import { InMemoryCredentialsHelper, type StoredCredential } from './credentials-helper';
 
 export const PACKAGE = 'n8n-nodes-satellite-tracking';
@@ -53,6 +54,7 @@ class ItemsNode implements INodeType {
 /** Node types a test workflow can use; the trigger joins once it exists. */
 const registeredNodeTypes = new Map<string, INodeType>([
 	[ACTION_NODE_TYPE, new SatelliteTracking()],
+	[TRIGGER_NODE_TYPE, new SatelliteTrackingTrigger()],
 	[ITEMS_NODE_TYPE, new ItemsNode()],
 ]);
 

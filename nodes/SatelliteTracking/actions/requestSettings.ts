@@ -49,7 +49,11 @@ export const requestSettings: INodeProperties = {
 };
 
 export function readRequestSettings(context: IExecuteFunctions): ClientOptions {
-	const settings = context.getNodeParameter('requestSettings', 0, {}) as IDataObject;
+	return clientOptions(context.getNodeParameter('requestSettings', 0, {}) as IDataObject);
+}
+
+/** The transport's options from a Request Settings collection; the trigger reads the same collection. */
+export function clientOptions(settings: IDataObject): ClientOptions {
 	return {
 		maxConcurrent: Number(settings.maxConcurrency ?? DEFAULT_CONCURRENCY),
 		requestsPerMinute: Number(settings.requestsPerMinute ?? 0),

@@ -1,0 +1,96 @@
+import {
+	NodeConnectionTypes,
+	NodeOperationError,
+	type IDataObject,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+	type IPollFunctions,
+} from 'n8n-workflow';
+
+import * as listSearch from '../SatelliteTracking/methods/listSearch';
+import { TrackingApiClient } from '../shared/transport';
+import { advance, sampleEvents, type ReadOutcome } from '../shared/trigger/advance';
+import { pickDevices, planReads } from '../shared/trigger/plan';
+import { readState } from '../shared/trigger/state';
+import type { TriggerEvent } from '../shared/trigger/types';
+import { CREDENTIAL_TYPE } from '../shared/wire';
+import { properties } from './properties';
+import { listingRequests, readDevices, readFixes } from './readFixes';
+import { readSettings, type TriggerSettings } from './settings';
+
+/** "Fetch Test Event" reads this many devices at most: enough to show the output's shape. */
+const SAMPLE_DEVICES = 5;
+
+export class SatelliteTrackingTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Satellite Tracking Trigger',
+		name: 'satelliteTrackingTrigger',
+		icon: { light: 'file:satelliteTrackingTrigger.svg', dark: 'file:satelliteTrackingTrigger.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["events"].join(", ")}}',
+		description: 'Starts a workflow when tracked devices move, cross geofences, go silent, raise alerts or near expiry',
+		defaults: { name: 'Satellite Tracking Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+		properties,
+	};
+
+	methods = { listSearch: { searchDevices: listSearch.searchDevices, searchGroups: listSearch.searchGroups } };
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		const settings = readSettings(this);
+		const deviceBudget = settings.maxRequestsPerPoll - listingRequests(settings.selection);
+		if (deviceBudget < 1) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`Max Requests per Poll must leave room for one device read after the ${listingRequests(settings.selection)} listing call(s)`,
+			);
+		}
+		const client = await TrackingApiClient.create(this, settings.client);
+		const devices = await readDevices(client, settings.selection);
+		const now = new Date();
+		if (this.getMode() === 'manual') return await sample(client, devices, settings, Math.min(deviceBudget, SAMPLE_DEVICES), now);
+
+		const staticData = this.getWorkflowStaticData('node');
+		const previous = readState(staticData.state);
+		const plan = planReads(devices.map((device) => device.id), previous, settings.readMode, deviceBudget, now);
+		const outcomes = await readFixes(client, plan.reads);
+		const result = advance(previous, devices, plan, outcomes, settings.detection, now);
+		if (plan.reads.length > 0 && result.failures.length === plan.reads.length) throw result.failures[0].error;
+		for (const { deviceId, error } of result.failures) {
+			this.logger.warn(`Satellite Tracking Trigger: reading device ${deviceId} failed, retrying next poll: ${(error as Error).message}`);
+		}
+		staticData.state = result.state as unknown as IDataObject;
+		return result.events.length > 0 ? [toItems(result.events)] : null;
+	}
+}
+
+/** Real items for "Fetch Test Event"; the state is left as it is. */
+async function sample(
+	client: TrackingApiClient,
+	devices: Array<{ id: string; name: string; expires?: string | null }>,
+	settings: TriggerSettings,
+	count: number,
+	now: Date,
+): Promise<INodeExecutionData[][] | null> {
+	const { picked } = pickDevices(
+		devices.map((device) => device.id),
+		undefined,
+		[],
+		count,
+	);
+	const outcomes: Map<string, ReadOutcome> = await readFixes(
+		client,
+		picked.map((deviceId) => ({ deviceId, kind: 'last' })),
+	);
+	const events = sampleEvents(devices.filter((device) => outcomes.has(device.id)), outcomes, settings.detection, now);
+	return events.length > 0 ? [toItems(events)] : null;
+}
+
+function toItems(events: TriggerEvent[]): INodeExecutionData[] {
+	return events.map((event) => ({ json: event as unknown as IDataObject }));
+}

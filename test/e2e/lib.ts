@@ -1,0 +1,107 @@
+/**
+ * Helpers for the real-n8n end-to-end run (scripts/e2e/run-e2e.ts).
+ *
+ * Each workflow `test/e2e/workflows/<name>.json` has a sibling `<name>.expect.ts` whose default export
+ * is a {@link WorkflowExpectation}. The runner imports the workflow into a throw-away n8n, runs it with
+ * `n8n execute --id=<id> --rawOutput`, parses the JSON n8n prints (an IRun) and hands it to `check`.
+ * `check` throws (use {@link ensure}) when n8n's output is not what users should get.
+ *
+ * Not a jest suite: nothing here matches `*.test.ts`.
+ */
+
+export interface RunItem {
+	json: Record<string, unknown>;
+	pairedItem?: unknown;
+	[key: string]: unknown;
+}
+
+/** The parts of n8n's IRun (what `execute --rawOutput` prints) that the checks read. */
+export interface N8nRun {
+	finished?: boolean;
+	status?: string;
+	mode?: string;
+	data: {
+		resultData: {
+			error?: unknown;
+			lastNodeExecuted?: string;
+			runData: Record<
+				string,
+				Array<{
+					error?: unknown;
+					executionStatus?: string;
+					data?: { main?: Array<RunItem[] | null> };
+				}>
+			>;
+		};
+	};
+}
+
+export interface SandboxStats {
+	tokenCalls: number;
+	[key: string]: unknown;
+}
+
+export interface CheckContext {
+	/** Base URL of the sandbox this lane runs against (also substituted for `{{SANDBOX_URL}}` in workflows). */
+	sandboxUrl: string;
+	/** n8n version of the lane, e.g. `2.8.4`. */
+	n8nVersion: string;
+	/** Sandbox `/__sandbox/stats` right after this workflow ran. */
+	stats: SandboxStats;
+	/** GET a sandbox path (e.g. `/__sandbox/sink`) and parse its JSON. */
+	sandboxJson(path: string): Promise<unknown>;
+}
+
+export interface WorkflowExpectation {
+	/** One line for the report. */
+	description: string;
+	/** Throws when the output is wrong. */
+	check(run: N8nRun, ctx: CheckContext): void | Promise<void>;
+}
+
+export class E2eAssertionError extends Error {}
+
+export function ensure(condition: unknown, message: string): asserts condition {
+	if (!condition) throw new E2eAssertionError(message);
+}
+
+/** Output items (json only) of the first run of `nodeName`, output `output` (default 0). */
+export function nodeItems(run: N8nRun, nodeName: string, output = 0): Array<Record<string, unknown>> {
+	return nodeRunItems(run, nodeName, output).map((item) => item.json);
+}
+
+/** Full output items (json + pairedItem …) of the first run of `nodeName`. */
+export function nodeRunItems(run: N8nRun, nodeName: string, output = 0): RunItem[] {
+	const runs = run.data?.resultData?.runData?.[nodeName];
+	ensure(
+		Array.isArray(runs) && runs.length > 0,
+		`node "${nodeName}" did not run (nodes that ran: ${Object.keys(run.data?.resultData?.runData ?? {}).join(', ') || 'none'})`,
+	);
+	const first = runs[0];
+	ensure(!first.error, `node "${nodeName}" failed: ${describeError(first.error)}`);
+	const items = first.data?.main?.[output];
+	ensure(Array.isArray(items), `node "${nodeName}" has no items on output ${output}`);
+	return items;
+}
+
+export function isFiniteNumber(value: unknown): value is number {
+	return typeof value === 'number' && Number.isFinite(value);
+}
+
+export function describeError(error: unknown): string {
+	if (error && typeof error === 'object') {
+		const e = error as Record<string, unknown>;
+		return [e.message, e.description].filter((x) => typeof x === 'string' && x !== '').join(' — ') || JSON.stringify(e);
+	}
+	return String(error);
+}
+
+/** The run as a whole succeeded (no workflow-level error, every node run without error). */
+export function ensureRunSucceeded(run: N8nRun): void {
+	const resultData = run.data?.resultData;
+	ensure(resultData && typeof resultData === 'object', 'n8n output has no data.resultData');
+	ensure(!resultData.error, `workflow error: ${describeError(resultData.error)}`);
+	for (const [name, runs] of Object.entries(resultData.runData ?? {})) {
+		for (const r of runs) ensure(!r.error, `node "${name}" failed: ${describeError(r.error)}`);
+	}
+}

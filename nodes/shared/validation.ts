@@ -7,6 +7,10 @@ const fail = <T>(problem: string): Check<T> => ({ ok: false, problem });
 
 const PREVIEW_LENGTH = 60;
 
+/** A JSON object: not null, not an array. */
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /** A short, printable rendering of a bad value for an error message. */
 export function preview(value: unknown): string {
 	let text: string;

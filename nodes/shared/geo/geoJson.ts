@@ -2,15 +2,11 @@
  * Reads the polygons of a GeoJSON value (RFC 7946): a Polygon or MultiPolygon geometry, or a Feature
  * holding one, as an object or JSON text. Positions are [longitude, latitude]. Pure.
  */
-import { preview, type Check } from '../validation';
+import { isRecord, preview, type Check } from '../validation';
 import type { GeoPoint } from './distance';
 
 /** Each polygon: its outer ring, then its holes. */
 export type PolygonRings = GeoPoint[][];
-
-type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export function geoJsonPolygons(value: unknown): Check<PolygonRings[]> {
 	let json = value;
@@ -21,8 +17,8 @@ export function geoJsonPolygons(value: unknown): Check<PolygonRings[]> {
 			return { ok: false, problem: `is not valid JSON (got ${preview(value)})` };
 		}
 	}
-	if (isObject(json) && json.type === 'Feature') json = json.geometry;
-	if (!isObject(json)) return { ok: false, problem: `must be a GeoJSON Polygon (got ${preview(value)})` };
+	if (isRecord(json) && json.type === 'Feature') json = json.geometry;
+	if (!isRecord(json)) return { ok: false, problem: `must be a GeoJSON Polygon (got ${preview(value)})` };
 	try {
 		if (json.type === 'Polygon') return { ok: true, value: [polygon(json.coordinates)] };
 		if (json.type === 'MultiPolygon' && Array.isArray(json.coordinates) && json.coordinates.length > 0) {

@@ -1,12 +1,10 @@
 /** Reading the trigger's state back from workflow static data. Pure. */
+import { isRecord } from '../validation';
 import { STATE_VERSION, type TriggerState } from './types';
 
 export function emptyState(): TriggerState {
 	return { version: STATE_VERSION, devices: {} };
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * A plain copy of what was stored, or an empty state (a fresh baseline) when nothing usable was:

@@ -66,6 +66,13 @@ describe('example workflows', () => {
 		expect(file.connections[trigger.name].main[0][0].node).toBe(request.name);
 	});
 
+	it.each(['critical-alert-to-chat.json', 'geofence-exit-email.json'])('%s builds its message from "Fetch Test Event" samples too', async (name) => {
+		const { trigger, request } = parts(load(name));
+		const samples = ((await engine.poll(trigger.parameters, {}, 'manual'))?.[0] ?? []).map((item) => item.json as unknown as TriggerEvent);
+		expect(samples.length).toBeGreaterThan(0);
+		for (const sample of samples) expect(JSON.stringify(bodyFor(request, sample))).toContain(sample.deviceName);
+	});
+
 	it('critical-alert-to-chat posts the alert texts, the device and a map link', async () => {
 		const { trigger, request } = parts(load('critical-alert-to-chat.json'));
 		const staticData: IDataObject = {};

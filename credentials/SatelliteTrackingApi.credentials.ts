@@ -55,6 +55,8 @@ export class SatelliteTrackingApi implements ICredentialType {
 			displayName: 'Allow Unauthorized Certificates',
 			name: 'allowUnauthorizedCerts',
 			type: 'boolean',
+			// n8n's community lint masks any field whose name contains "cert"; a toggle shows no value anyway.
+			typeOptions: { password: true },
 			default: false,
 			description:
 				'Whether to connect even if the TLS certificate cannot be verified (self-signed test servers only)',
@@ -70,6 +72,7 @@ export class SatelliteTrackingApi implements ICredentialType {
 			displayName: 'Token Expires',
 			name: 'tokenExpires',
 			type: 'hidden',
+			typeOptions: { password: true },
 			default: '',
 		},
 	];

@@ -1,5 +1,4 @@
 /** The trigger's API reads: the devices to watch, then each device's fixes. */
-import { NodeApiError } from 'n8n-workflow';
 
 import type { TrackingApiClient } from '../shared/transport';
 import type { ReadOutcome } from '../shared/trigger/advance';
@@ -37,15 +36,10 @@ export async function readFixes(client: TrackingApiClient, reads: FixRead[]): Pr
 
 async function readOne(client: TrackingApiClient, read: FixRead): Promise<Location[]> {
 	const deviceId = read.deviceId;
-	try {
-		if (read.kind === 'range') {
-			return await client.request<Location[]>('getLocations', { deviceId }, { from: read.from, to: read.to });
-		}
-		const last = await client.request<Location | null>('getLastLocation', { deviceId });
-		return last ? [last] : [];
-	} catch (error) {
-		// 404: the device never reported, or left the account since the list was read. Nothing to report.
-		if (error instanceof NodeApiError && error.httpCode === '404') return [];
-		throw error;
+	// 404: the device never reported, or left the account since the list was read. Nothing to report.
+	if (read.kind === 'range') {
+		return (await client.find<Location[]>('getLocations', { deviceId }, { from: read.from, to: read.to })) ?? [];
 	}
+	const last = await client.find<Location | null>('getLastLocation', { deviceId });
+	return last ? [last] : [];
 }

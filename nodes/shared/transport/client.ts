@@ -35,6 +35,8 @@ interface FullResponse {
 
 type Exchange = { answer: unknown } | { failure: RequestFailure; tokenUsed: string };
 
+type Outcome = { ok: true; value: unknown } | { ok: false; failure: RequestFailure };
+
 const DEFAULT_TIMEOUT_MS = 30_000;
 /** Fetch a new token this long before the service's `expires`, so no request races the expiry. */
 const TOKEN_EXPIRY_MARGIN_MS = 30_000;
@@ -50,7 +52,7 @@ const TOKEN_EXPIRY_MARGIN_MS = 30_000;
  * it would also hide the answer's headers (Retry-After) that this client needs.
  */
 export class TrackingApiClient {
-	private tokenFetch: Promise<unknown> | undefined;
+	private tokenFetch: Promise<void> | undefined;
 
 	private tokenRefusal: unknown;
 
@@ -85,6 +87,20 @@ export class TrackingApiClient {
 	}
 
 	async request<T>(name: EndpointName, params: PathParams = {}, body?: object, itemIndex?: number): Promise<T> {
+		const outcome = await this.call(name, params, body);
+		if (!outcome.ok) throw toNodeApiError(this.node, outcome.failure, itemIndex);
+		return outcome.value as T;
+	}
+
+	/** Like request, but a 404 answer is `undefined`: for lookups where "not there" is an answer. */
+	async find<T>(name: EndpointName, params: PathParams = {}, body?: object, itemIndex?: number): Promise<T | undefined> {
+		const outcome = await this.call(name, params, body);
+		if (outcome.ok) return outcome.value as T;
+		if (outcome.failure.status === 404) return undefined;
+		throw toNodeApiError(this.node, outcome.failure, itemIndex);
+	}
+
+	private async call(name: EndpointName, params: PathParams, body?: object): Promise<Outcome> {
 		const endpoint: Endpoint = ENDPOINTS[name];
 		const url = joinUrl(String(this.data.baseUrl ?? ''), fillPath(endpoint.path, params));
 		let tokenRenewed = false;
@@ -99,9 +115,9 @@ export class TrackingApiClient {
 			if ('answer' in exchange) {
 				this.pacer.succeeded();
 				try {
-					return unwrapEnvelope(endpoint, exchange.answer) as T;
+					return { ok: true, value: unwrapEnvelope(endpoint, exchange.answer) };
 				} catch (error) {
-					throw toNodeApiError(this.node, describeFailure(error), itemIndex);
+					return { ok: false, failure: describeFailure(error) };
 				}
 			}
 			const { failure } = exchange;
@@ -111,9 +127,7 @@ export class TrackingApiClient {
 				attempt--;
 				continue;
 			}
-			if (attempt >= this.maxRetries || !isRetryable(failure, endpoint.read)) {
-				throw toNodeApiError(this.node, failure, itemIndex);
-			}
+			if (attempt >= this.maxRetries || !isRetryable(failure, endpoint.read)) return { ok: false, failure };
 			const delay = retryDelayMs(attempt, failure.retryAfterMs, Math.random);
 			if (failure.status === 429 || failure.status === 503) {
 				this.pacer.throttled(delay);
@@ -145,7 +159,7 @@ export class TrackingApiClient {
 		while (this.needsToken()) {
 			if (this.tokenRefusal) throw this.tokenRefusal;
 			if (this.tokenFetch === undefined) return await this.sendAlone(method, url, body);
-			await this.tokenFetch.catch(() => undefined);
+			await this.tokenFetch;
 		}
 		return await this.sendWithCredential(method, url, body);
 	}
@@ -153,12 +167,14 @@ export class TrackingApiClient {
 	private async sendAlone(method: string, url: string, body?: object) {
 		this.data.token = '';
 		const solo = this.sendWithCredential(method, url, body);
-		this.tokenFetch = solo;
+		this.tokenFetch = solo.then(
+			() => undefined,
+			(error) => {
+				if (isTokenRefusal(describeFailure(error))) this.tokenRefusal = error;
+			},
+		);
 		try {
 			return await solo;
-		} catch (error) {
-			if (isTokenRefusal(describeFailure(error))) this.tokenRefusal = error;
-			throw error;
 		} finally {
 			this.tokenFetch = undefined;
 		}

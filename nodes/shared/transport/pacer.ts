@@ -51,12 +51,13 @@ export class RequestPacer {
 			await new Promise<void>((resolve) => this.waiting.push(resolve));
 		}
 		this.running++;
+		let ready = false;
 		try {
 			await this.waitForPause();
 			await this.waitForRateWindow();
-		} catch (error) {
-			this.release();
-			throw error;
+			ready = true;
+		} finally {
+			if (!ready) this.release();
 		}
 		return () => this.release();
 	}

@@ -35,7 +35,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Create or Update',
 				value: 'upsert',
-				description: 'Create a user, or update the one with the same e-mail',
+				description: 'Create a new record, or update the current one if it already exists (upsert)',
 				action: 'Create or update a user',
 			},
 			{ name: 'Delete', value: 'delete', description: 'Delete a user', action: 'Delete a user' },

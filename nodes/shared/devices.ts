@@ -7,6 +7,15 @@ export function isExpired(device: Pick<Device, 'expires'>, now: Date): boolean {
 	return !Number.isNaN(expires) && expires <= now.getTime();
 }
 
+const DAY_MS = 86_400_000;
+
+/** Not expired yet, but will be within `days` days of now. */
+export function isExpiringWithin(device: Pick<Device, 'expires'>, now: Date, days: number): boolean {
+	if (!device.expires || isExpired(device, now)) return false;
+	const expires = Date.parse(device.expires);
+	return !Number.isNaN(expires) && expires <= now.getTime() + days * DAY_MS;
+}
+
 export type DeviceStatus = 'all' | 'active' | 'expired';
 
 export interface DeviceFilters {

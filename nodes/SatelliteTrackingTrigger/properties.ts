@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { deviceLocator, groupLocator } from '../SatelliteTracking/actions/common.descriptions';
+import { deviceLocatorList, groupLocator } from '../SatelliteTracking/actions/common.descriptions';
 import { requestSettings } from '../SatelliteTracking/actions/requestSettings';
 import type { EventKind } from '../shared/trigger/types';
 
@@ -54,16 +54,7 @@ const deviceSelection: INodeProperties[] = [
 			{ name: 'Devices With a Tag', value: 'tag' },
 		],
 	},
-	{
-		displayName: 'Selected Devices',
-		name: 'devices',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		placeholder: 'Add Device',
-		default: {},
-		displayOptions: { show: { deviceSelection: ['selected'] } },
-		options: [{ displayName: 'Device', name: 'device', values: [{ ...deviceLocator, description: 'A device to watch' }] }],
-	},
+	{ ...deviceLocatorList('devices', 'A device to watch'), displayOptions: { show: { deviceSelection: ['selected'] } } },
 	{ ...groupLocator, description: 'Watch the devices of this group', displayOptions: { show: { deviceSelection: ['group'] } } },
 	{
 		displayName: 'Tag Key',

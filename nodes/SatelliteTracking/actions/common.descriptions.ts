@@ -23,6 +23,19 @@ export const deviceLocator = resourceLocator('deviceId', 'Device', 'searchDevice
 export const groupLocator = resourceLocator('groupId', 'Group', 'searchGroups', 'e.g. grp-123');
 export const userLocator = resourceLocator('userId', 'User', 'searchUsers', 'e.g. usr-12345');
 
+/** Several devices, each picked from the list or given by id: resource locators do not take many values. */
+export function deviceLocatorList(name: string, description: string): INodeProperties {
+	return {
+		displayName: 'Selected Devices',
+		name,
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Device',
+		default: {},
+		options: [{ displayName: 'Device', name: 'device', values: [{ ...deviceLocator, description }] }],
+	};
+}
+
 export const returnAllAndLimit: INodeProperties[] = [
 	{
 		displayName: 'Return All',

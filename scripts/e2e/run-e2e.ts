@@ -17,9 +17,13 @@
  *  2. a fresh sandbox is started (`tsx sandbox/cli.ts --port <free>`, waits for `SANDBOX_READY <url>`);
  *  3. `n8n import:credentials` (type satelliteTrackingApi, id satTrackCred01, pointed at the sandbox) and
  *     `n8n import:workflow --separate` of test/e2e/workflows/*.json (`{{SANDBOX_URL}}` is substituted);
- *  4. each workflow runs in its own `n8n execute --id=<id> --rawOutput` process; the JSON n8n prints
- *     is checked by the sibling `<name>.expect.ts`;
- *  5. the sandbox's token-exchange counter proves the credential's preAuthentication ran inside n8n,
+ *  4. each workflow that starts at a Manual Trigger runs in its own `n8n execute --id=<id> --rawOutput`
+ *     process; the JSON n8n prints is checked by the sibling `<name>.expect.ts`;
+ *  5. workflows whose expectation says `run: { via: 'editor', trigger }` (polling triggers: n8n only
+ *     calls poll() in manual mode, which `n8n execute` cannot do) run afterwards in one `n8n start`:
+ *     owner set-up, login, `POST /rest/workflows/<id>/run` with `triggerToStartFrom` (the editor's
+ *     "Fetch Test Event"), then the saved execution is read back from `GET /rest/executions/<id>`;
+ *  6. the sandbox's token-exchange counter proves the credential's preAuthentication ran inside n8n,
  *     and that n8n stored and reused the token (see TOKEN_CALLS_PER_LANE).
  * Every process started (sandbox, n8n and their children) runs in its own process group and is stopped
  * by that PID, on success, failure or Ctrl-C.
@@ -29,6 +33,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -46,13 +51,14 @@ const ENCRYPTION_KEY = 'satellite-e2e-fixed-encryption-key-not-secret';
 
 /**
  * Token exchanges the sandbox sees in one lane (fresh sandbox, fresh n8n database), whatever the number
- * of workflows and `n8n execute` processes. Measured on both lanes: the credential's `token` field is
- * empty after import, so the first request of the first execution makes n8n call the credential's
- * preAuthentication (one POST to the token endpoint); n8n then writes the token into the stored
- * (encrypted) credential in its database. Later requests of that execution, and every later
- * `n8n execute` process (which reads the credential from the same database), send the stored token.
- * A second exchange would only happen on a 401 (expired/revoked token), which the sandbox does not
- * produce here.
+ * of workflows and n8n processes. Measured on n8n 2.8.4 and 2.41.1 (trail [1, 1, 1, 1] over three
+ * `n8n execute` processes and one `n8n start`): the credential's `token` field is empty after import,
+ * so the first request of the first execution makes n8n call the credential's preAuthentication (one
+ * POST to the token endpoint); n8n then writes `token` and `tokenExpires` into the stored (encrypted)
+ * credential in its database (checked with `n8n export:credentials --decrypted`). Later requests of
+ * that execution, and every later n8n process (which reads the credential from the same database),
+ * send the stored token. A second exchange would only happen on a 401 (expired or revoked token),
+ * which the sandbox does not produce in this run.
  */
 const TOKEN_CALLS_PER_LANE = 1;
 
@@ -106,12 +112,12 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 	}
 }
 
-async function stopProcess(child: ChildProcess, label: string): Promise<void> {
+async function stopProcess(child: ChildProcess, label: string, graceMs = 5_000): Promise<void> {
 	if (child.exitCode === null && child.signalCode === null) {
 		killGroup(child, 'SIGTERM');
 		const exited = await Promise.race([
 			new Promise<boolean>((resolve) => child.once('exit', () => resolve(true))),
-			delay(5_000).then(() => false),
+			delay(graceMs).then(() => false),
 		]);
 		if (!exited) {
 			log(`  ${label} (pid ${child.pid}) ignored SIGTERM; sending SIGKILL`);
@@ -459,6 +465,112 @@ function executionError(output: string): string | undefined {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// A running n8n (`n8n start`), driven through the editor's REST API, for workflows that start at a
+// polling trigger: see WorkflowExpectation.run in test/e2e/lib.ts.
+
+const OWNER = { email: 'e2e-owner@example.com', firstName: 'E2E', lastName: 'Owner', password: 'E2e-owner-Passw0rd' };
+const BROWSER_ID = 'satellite-e2e-browser';
+const EDITOR_READY_TIMEOUT_MS = 120_000;
+const MANUAL_RUN_TIMEOUT_MS = 90_000;
+
+interface Editor {
+	child: ChildProcess;
+	output: () => string;
+	/** Runs the workflow from `trigger` as the editor does, and returns the saved execution as an IRun. */
+	runFromTrigger(workflowId: string, trigger: string): Promise<{ run: N8nRun; ms: number }>;
+}
+
+async function startEditor(lane: Lane, n8nBin: string, env: NodeJS.ProcessEnv, cwd: string, port: number, logFile: string): Promise<Editor> {
+	const child = spawn(lane.node, [n8nBin, 'start'], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+	live.add(child);
+	let output = '';
+	const logStream = fs.createWriteStream(logFile);
+	const onData = (chunk: Buffer) => {
+		output += chunk.toString();
+		logStream.write(chunk);
+	};
+	child.stdout!.on('data', onData);
+	child.stderr!.on('data', onData);
+	child.on('close', () => logStream.end());
+	const base = `http://127.0.0.1:${port}`;
+	const editor = { child, output: () => output };
+
+	const started = Date.now();
+	for (;;) {
+		if (child.exitCode !== null || child.signalCode !== null) {
+			fail(`n8n start exited (code ${child.exitCode}, signal ${child.signalCode}) before the editor was up\n${tail(output)}`);
+		}
+		if (output.includes('Editor is now accessible')) {
+			const health = await fetch(`${base}/healthz`).catch(() => undefined);
+			if (health?.ok) break;
+		}
+		if (Date.now() - started > EDITOR_READY_TIMEOUT_MS) {
+			fail(`n8n start: editor not up within ${seconds(EDITOR_READY_TIMEOUT_MS)}\n${tail(output)}`);
+		}
+		await delay(500);
+	}
+	log(`  n8n start up on ${base} in ${seconds(Date.now() - started)} (pid ${child.pid})`);
+
+	let cookie = '';
+	const rest = async (method: string, route: string, body?: unknown): Promise<Record<string, unknown>> => {
+		const response = await fetch(`${base}/rest${route}`, {
+			method,
+			headers: {
+				'content-type': 'application/json',
+				'browser-id': BROWSER_ID,
+				...(cookie ? { cookie } : {}),
+			},
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const setCookie = response.headers.getSetCookie().find((c) => c.startsWith('n8n-auth='));
+		if (setCookie) cookie = setCookie.split(';')[0];
+		const text = await response.text();
+		if (!response.ok) fail(`n8n REST ${method} /rest${route} answered ${response.status}: ${text.slice(0, 500)}`);
+		return (text === '' ? {} : JSON.parse(text)) as Record<string, unknown>;
+	};
+
+	// A fresh n8n has no owner; imported workflows and credentials belong to the owner's project.
+	await rest('POST', '/owner/setup', OWNER);
+	await rest('POST', '/login', { emailOrLdapLoginId: OWNER.email, password: OWNER.password });
+	if (!cookie) fail('n8n login set no n8n-auth cookie');
+
+	// Execution data comes back serialized with `flatted`; use the copy n8n itself ships.
+	const flatted = createRequire(path.join(lane.n8nDir, 'node_modules', 'n8n', 'package.json'))('flatted') as {
+		parse(text: string): unknown;
+	};
+
+	return {
+		...editor,
+		async runFromTrigger(workflowId, trigger) {
+			const t0 = Date.now();
+			const workflow = (await rest('GET', `/workflows/${workflowId}`)).data as Record<string, unknown>;
+			// 2.8 reads the workflow from `workflowData`; 2.41 reads it from its database and ignores it.
+			const answer = (await rest('POST', `/workflows/${workflowId}/run`, {
+				workflowData: workflow,
+				triggerToStartFrom: { name: trigger },
+			})).data as Record<string, unknown> | undefined;
+			const executionId = answer?.executionId;
+			if (typeof executionId !== 'string' && typeof executionId !== 'number') {
+				fail(`n8n did not start a manual execution from "${trigger}": ${JSON.stringify(answer)}`);
+			}
+			for (;;) {
+				const execution = (await rest('GET', `/executions/${executionId}`)).data as Record<string, unknown> | undefined;
+				const status = String(execution?.status ?? '');
+				if (execution && (execution.finished === true || ['success', 'error', 'crashed', 'canceled'].includes(status))) {
+					const data = typeof execution.data === 'string' ? flatted.parse(execution.data) : execution.data;
+					return {
+						run: { finished: execution.finished as boolean, status, mode: String(execution.mode), data } as N8nRun,
+						ms: Date.now() - t0,
+					};
+				}
+				if (Date.now() - t0 > MANUAL_RUN_TIMEOUT_MS) fail(`manual execution ${executionId} still "${status}" after ${seconds(MANUAL_RUN_TIMEOUT_MS)}`);
+				await delay(500);
+			}
+		},
+	};
+}
+
+// ---------------------------------------------------------------------------------------------------
 // One lane
 
 interface WorkflowCase {
@@ -586,38 +698,32 @@ async function runLane(lane: Lane, packed: Packed, cases: WorkflowCase[], tmpRoo
 		const before = await sandboxStats(sandboxUrl);
 		if (before.tokenCalls !== 0) failures.push(`sandbox counted ${before.tokenCalls} token calls before n8n ran anything`);
 
+		// Workflows run with `n8n execute` first (one process each, in file order), then those that start
+		// at a trigger, in one `n8n start`. The sandbox's token counter is read after each.
 		const tokenTrail: number[] = [];
-		let executes = 0;
+		let processes = 0;
 		let passedWorkflows = 0;
+		let checked = 0;
 		const loadProblems = new Set<string>();
-		for (const [index, c] of cases.entries()) {
-			executes += 1;
-			const r = await n8n(`execute-${c.name}`, ['execute', `--id=${c.id}`, '--rawOutput']);
-			for (const p of packageLoadProblems(r.stdout + r.stderr)) loadProblems.add(p.trim());
+		const via = (c: WorkflowCase) => c.expectation.run?.via ?? 'execute';
+
+		const record = async (c: WorkflowCase, how: string, outcome: { run?: N8nRun; error?: string; ms: number }) => {
 			const stats = await sandboxStats(sandboxUrl);
 			tokenTrail.push(stats.tokenCalls);
-			const label = `${c.name} (${seconds(r.ms)}, tokenCalls ${stats.tokenCalls})`;
+			const first = checked === 0;
+			checked += 1;
+			const label = `${c.name} [${how}] (${seconds(outcome.ms)}, tokenCalls ${stats.tokenCalls})`;
 			try {
-				const run = parseRunJson(r.stdout);
-				if (r.code !== 0) {
-					const reason =
-						(run?.data?.resultData?.error ? describeError(run.data.resultData.error) : undefined) ??
-						executionError(r.stdout + r.stderr) ??
-						'no error message';
-					throw new Error(
-						`n8n execute exited ${r.code}${r.signal ? ` (${r.signal})` : ''}: ${reason}\n${tail(r.stdout + r.stderr, 15)}`,
-					);
-				}
-				// `execute` exits 0 even when it found no workflow: the JSON is the proof it ran.
-				if (!run) throw new Error(`n8n execute printed no run JSON (wrong id?)\n${tail(r.stdout + r.stderr)}`);
+				if (outcome.error !== undefined) throw new Error(outcome.error);
+				if (!outcome.run) throw new Error('no run');
 				const ctx: CheckContext = {
 					sandboxUrl,
 					n8nVersion: lane.n8nVersion,
 					stats,
 					sandboxJson: (route) => sandboxJson(sandboxUrl, route),
 				};
-				await c.expectation.check(run, ctx);
-				if (index === 0 && stats.tokenCalls < 1) {
+				await c.expectation.check(outcome.run, ctx);
+				if (first && stats.tokenCalls < 1) {
 					throw new Error('the sandbox saw no token exchange: the credential did not authenticate through n8n');
 				}
 				passedWorkflows += 1;
@@ -627,11 +733,58 @@ async function runLane(lane: Lane, packed: Packed, cases: WorkflowCase[], tmpRoo
 				failures.push(`${c.name}: ${message}`);
 				log(`  ✘ ${label} — ${c.expectation.description}\n      ${message.split('\n').join('\n      ')}`);
 			}
+		};
+
+		for (const c of cases.filter((x) => via(x) === 'execute')) {
+			processes += 1;
+			const r = await n8n(`execute-${c.name}`, ['execute', `--id=${c.id}`, '--rawOutput']);
+			for (const p of packageLoadProblems(r.stdout + r.stderr)) loadProblems.add(p.trim());
+			const run = parseRunJson(r.stdout);
+			let error: string | undefined;
+			if (r.code !== 0) {
+				const reason =
+					(run?.data?.resultData?.error ? describeError(run.data.resultData.error) : undefined) ??
+					executionError(r.stdout + r.stderr) ??
+					'no error message';
+				error = `n8n execute exited ${r.code}${r.signal ? ` (${r.signal})` : ''}: ${reason}\n${tail(r.stdout + r.stderr, 15)}`;
+			} else if (!run) {
+				// `execute` exits 0 when given no valid id: the JSON is the proof it ran.
+				error = `n8n execute printed no run JSON (wrong id?)\n${tail(r.stdout + r.stderr)}`;
+			}
+			await record(c, 'n8n execute', { run, error, ms: r.ms });
+		}
+
+		const editorCases = cases.filter((x) => via(x) === 'editor');
+		if (editorCases.length > 0) {
+			processes += 1;
+			step += 1;
+			const logFile = path.join(logDir, `${String(step).padStart(2, '0')}-n8n-start.log`);
+			let editor: Editor | undefined;
+			try {
+				editor = await startEditor(lane, n8nBin, env, tmpDir, ports.n8n, logFile);
+				for (const c of editorCases) {
+					const trigger = c.expectation.run?.via === 'editor' ? c.expectation.run.trigger : '';
+					const t0 = Date.now();
+					try {
+						await record(c, `editor run from "${trigger}"`, await editor.runFromTrigger(c.id, trigger));
+					} catch (error) {
+						await record(c, `editor run from "${trigger}"`, {
+							error: error instanceof Error ? error.message : String(error),
+							ms: Date.now() - t0,
+						});
+					}
+				}
+			} finally {
+				if (editor) {
+					for (const p of packageLoadProblems(editor.output())) loadProblems.add(p.trim());
+					await stopProcess(editor.child, 'n8n start', 20_000);
+				}
+			}
 		}
 
 		// Token exchange went through n8n, and n8n reused the stored token across processes.
 		const finalCalls = tokenTrail[tokenTrail.length - 1] ?? 0;
-		const tokenLine = `token exchanges after each execute: [${tokenTrail.join(', ')}] over ${executes} n8n execute process(es)`;
+		const tokenLine = `token exchanges after each workflow: [${tokenTrail.join(', ')}] over ${processes} n8n process(es)`;
 		if (finalCalls !== TOKEN_CALLS_PER_LANE) {
 			failures.push(
 				`${tokenLine}; expected exactly ${TOKEN_CALLS_PER_LANE} (one preAuthentication, token stored in the credential and reused)`,

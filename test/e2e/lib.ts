@@ -2,8 +2,9 @@
  * Helpers for the real-n8n end-to-end run (scripts/e2e/run-e2e.ts).
  *
  * Each workflow `test/e2e/workflows/<name>.json` has a sibling `<name>.expect.ts` whose default export
- * is a {@link WorkflowExpectation}. The runner imports the workflow into a throw-away n8n, runs it with
- * `n8n execute --id=<id> --rawOutput`, parses the JSON n8n prints (an IRun) and hands it to `check`.
+ * is a {@link WorkflowExpectation}. The runner imports the workflow into a throw-away n8n, runs it (with
+ * `n8n execute --id=<id> --rawOutput`, or from a trigger in a running n8n, see `run`), and hands the
+ * run (an IRun) to `check`.
  * `check` throws (use {@link ensure}) when n8n's output is not what users should get.
  *
  * Not a jest suite: nothing here matches `*.test.ts`.
@@ -55,6 +56,15 @@ export interface CheckContext {
 export interface WorkflowExpectation {
 	/** One line for the report. */
 	description: string;
+	/**
+	 * How the workflow is run (default `{ via: 'execute' }`):
+	 * - `execute`: `n8n execute --id=<id> --rawOutput`; the workflow starts at a Manual Trigger.
+	 * - `editor`: in a running `n8n start`, the way the editor runs it from `trigger` (its "Test workflow"
+	 *   / "Fetch Test Event" button): `POST /rest/workflows/<id>/run` with `triggerToStartFrom`, then the
+	 *   saved execution is read back. Needed for polling triggers: n8n only calls `poll()` in manual
+	 *   mode, and `n8n execute` runs in `cli` mode and only starts at a Manual Trigger.
+	 */
+	run?: { via: 'execute' } | { via: 'editor'; trigger: string };
 	/** Throws when the output is wrong. */
 	check(run: N8nRun, ctx: CheckContext): void | Promise<void>;
 }

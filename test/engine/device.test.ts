@@ -1,3 +1,4 @@
+import { SatelliteTracking } from '../../nodes/SatelliteTracking/SatelliteTracking.node.ts';
 import { isExpired } from '../../nodes/shared/devices';
 import { byId, fromItem, jsonOf, useSandbox } from '../support/sandboxed';
 
@@ -90,5 +91,13 @@ describe('device operations', () => {
 		});
 		expect(error?.message).toBe('Invalid "Command" in item 0: Command is not hexadecimal (pairs of 0-9, a-f)');
 		expect(ctx.sandbox.stats.byRoute['POST /api/devices/{deviceId}/sendCommand']).toBeUndefined();
+	});
+
+	it('the Device list mode searches devices by name, any case', async () => {
+		const context = ctx.engine.loadOptionsContext({ resource: 'device', operation: 'get' });
+		const found = await new SatelliteTracking().methods.listSearch.searchDevices.call(context, 'VAN 0');
+		const expected = ctx.sandbox.store.listDevices().filter((device) => device.name.startsWith('Van 0'));
+		expect(expected.length).toBeGreaterThan(1);
+		expect(found.results).toEqual(expected.map((device) => ({ name: device.name, value: device.id })));
 	});
 });

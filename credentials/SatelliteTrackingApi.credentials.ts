@@ -87,6 +87,12 @@ export class SatelliteTrackingApi implements ICredentialType {
 		return { token, tokenExpires: expires };
 	}
 
+	// Having `authenticate` is what puts this credential in n8n's HTTP Request node under
+	// "Predefined Credential Type" (that picker offers `has:authenticate` and OAuth types), for calls
+	// the node does not cover. There n8n runs preAuthentication when `token` is empty and after any
+	// failed call, then retries once, storing the token in this same credential. No `httpRequestNode`:
+	// that would add a credential-only copy of the service to the nodes panel, meant for services
+	// without a node.
 	authenticate: IAuthenticateGeneric = {
 		type: 'generic',
 		properties: {

@@ -1,0 +1,81 @@
+/** The bench's output: one row per figure, printed as a table and saved as JSON. */
+import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+
+export type Verdict = 'met' | 'MISSED' | 'info' | 'skipped';
+
+export interface Figure {
+	/** Short id, e.g. `P2.itemsPerSecond`. */
+	id: string;
+	/** What it is, as printed. */
+	figure: string;
+	/** The measured value (null when not measured). */
+	value: number | null;
+	/** Unit printed after the value. */
+	unit: string;
+	/** This figure over the same figure of the raw client (ceiling), when there is one. */
+	vsCeiling?: number;
+	/** This figure over the same figure of n8n's HTTP Request node (DIY), when there is one. */
+	vsDiy?: number;
+	/** The issue's target, as text. */
+	target?: string;
+	verdict: Verdict;
+	/** Why it was skipped, what it was measured against, anything a reader needs. */
+	note?: string;
+}
+
+export interface BenchReport {
+	startedAt: string;
+	finishedAt: string;
+	wallSeconds: number;
+	mode: 'full' | 'smoke';
+	machine: { cpus: number; cpuModel: string; node: string; loadAverageAtStart: number[] };
+	sizes: Record<string, unknown>;
+	figures: Figure[];
+	/** Everything measured, per scenario, including what the table leaves out. */
+	details: Record<string, unknown>;
+}
+
+export function machine(): BenchReport['machine'] {
+	const list = cpus();
+	return { cpus: list.length, cpuModel: list[0]?.model ?? 'unknown', node: process.version, loadAverageAtStart: loadavg() };
+}
+
+export function verdict(met: boolean): Verdict {
+	return met ? 'met' : 'MISSED';
+}
+
+function formatNumber(value: number): string {
+	if (!Number.isFinite(value)) return String(value);
+	if (Number.isInteger(value)) return value.toLocaleString('en-US');
+	const digits = Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : 2;
+	return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+const ratio = (value: number | undefined) => (value === undefined || !Number.isFinite(value) ? '' : `${value.toFixed(2)}×`);
+
+export function renderTable(figures: Figure[]): string {
+	const rows = figures.map((figure) => [
+		figure.figure,
+		figure.value === null ? '—' : `${formatNumber(figure.value)}${figure.unit ? ` ${figure.unit}` : ''}`,
+		ratio(figure.vsCeiling),
+		ratio(figure.vsDiy),
+		figure.target ?? '',
+		figure.verdict === 'info' ? '' : figure.verdict,
+	]);
+	const header = ['figure', 'value', 'vs ceiling', 'vs DIY', 'target', 'verdict'];
+	const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
+	const line = (cells: string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column])).join(' | ')} |`;
+	return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
+}
+
+export function renderNotes(figures: Figure[]): string {
+	return figures
+		.filter((figure) => figure.note)
+		.map((figure) => `- ${figure.figure}: ${figure.note}`)
+		.join('\n');
+}
+
+export function saveReport(path: string, report: BenchReport): void {
+	writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`);
+}

@@ -1,0 +1,99 @@
+/**
+ * P3: the polling trigger over 1,000 and 5,000 devices in Latest-fix mode — requests per poll,
+ * wall time against the ceiling doing the same calls, and the static data it keeps per device.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { DEFAULT_CONCURRENCY } from '../../nodes/SatelliteTracking/actions/requestSettings';
+import { deviceId } from '../../sandbox/seed';
+import { DEMO_API_KEY, DEMO_USER_NAME } from '../../sandbox/server';
+import { Engine } from '../../test/support/engine';
+import type { BenchContext } from '../context';
+import { timed } from '../measure';
+import { rawRun, type RawCall } from '../rawClient';
+import { verdict } from '../report';
+import { startSandboxProcess } from '../sandboxProcess';
+
+export const latestFixParameters = (requestSettings: IDataObject = {}): INodeParameters => ({
+	events: ['locationUpdated'],
+	readMode: 'latestFix',
+	deviceSelection: 'all',
+	requestSettings: requestSettings as INodeParameters,
+});
+
+interface PollRun {
+	wallMs: number;
+	/** API requests, token calls excluded. */
+	requests: number;
+	tokenCalls: number;
+	events: number;
+	byRoute: Record<string, number>;
+}
+
+export async function triggerScenarios(ctx: BenchContext): Promise<void> {
+	for (const devices of ctx.sizes.triggerDevices) await pollDevices(ctx, devices);
+}
+
+async function pollDevices(ctx: BenchContext, devices: number): Promise<void> {
+	ctx.log(`P3: ${devices} devices, Latest fix: ceiling, first poll (baseline), every device moves, second poll`);
+	const sandbox = await startSandboxProcess({ devices });
+	try {
+		const engine = new Engine({ baseUrl: sandbox.url, userName: DEMO_USER_NAME, apiKey: DEMO_API_KEY });
+		const calls: RawCall[] = [
+			{ method: 'GET', path: '/api/devices' },
+			...Array.from({ length: devices }, (_, index): RawCall => ({ method: 'GET', path: `/api/devices/${deviceId(index + 1)}/lastLocation` })),
+		];
+		const ceiling = await rawRun(sandbox.url, calls, DEFAULT_CONCURRENCY);
+
+		const staticData: IDataObject = {};
+		const poll = async (): Promise<PollRun> => {
+			await sandbox.resetStats();
+			const { result, wallMs } = await timed(() => engine.poll(latestFixParameters(), staticData));
+			const stats = await sandbox.stats();
+			return {
+				wallMs,
+				requests: stats.requests - stats.tokenCalls,
+				tokenCalls: stats.tokenCalls,
+				events: result?.[0]?.length ?? 0,
+				byRoute: stats.byRoute,
+			};
+		};
+		const first = await poll();
+		await sandbox.moveDevices(10);
+		const second = await poll();
+		const stateBytes = Buffer.byteLength(JSON.stringify(staticData));
+
+		const worst = Math.max(first.requests, second.requests);
+		ctx.figures.push(
+			{
+				id: `P3.${devices}.requestsPerPoll`,
+				figure: `P3 trigger, ${devices} devices: API requests per poll`,
+				value: worst,
+				unit: '',
+				target: `≤ N+1 = ${devices + 1}`,
+				verdict: verdict(worst <= devices + 1),
+				note: `first poll ${first.requests} (+${first.tokenCalls} token call), second ${second.requests} (+${second.tokenCalls})`,
+			},
+			{
+				id: `P3.${devices}.wall`,
+				figure: `P3 trigger, ${devices} devices: wall time of a poll that emits ${second.events} events`,
+				value: second.wallMs / 1000,
+				unit: 's',
+				vsCeiling: second.wallMs / ceiling.wallMs,
+				verdict: 'info',
+				note: `ceiling (same ${devices + 1} calls + token, ${DEFAULT_CONCURRENCY} connections) ${(ceiling.wallMs / 1000).toFixed(2)} s; first (baseline) poll ${(first.wallMs / 1000).toFixed(2)} s`,
+			},
+			{
+				id: `P3.${devices}.stateBytesPerDevice`,
+				figure: `P3 trigger, ${devices} devices: static data per device`,
+				value: stateBytes / devices,
+				unit: 'bytes',
+				verdict: 'info',
+				note: `${(stateBytes / 1024).toFixed(0)} KiB in all, as JSON`,
+			},
+		);
+		ctx.details[`P3.${devices}`] = { devices, ceiling, first, second, stateBytes };
+	} finally {
+		await sandbox.close();
+	}
+}

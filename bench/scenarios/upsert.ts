@@ -1,0 +1,146 @@
+/**
+ * P4: user upsert of a whole HR sheet against an account that already holds its users — 30% of the
+ * rows change a user, 10% add one, the rest change nothing. Requests by kind and wall time, against
+ * a raw client sending the same list call and writes to an identical second sandbox.
+ */
+import { Pool } from 'undici';
+
+import { DEFAULT_CONCURRENCY } from '../../nodes/SatelliteTracking/actions/requestSettings';
+import { planUpserts, type UpsertRequest } from '../../nodes/shared/upsertPlan';
+import { TOKEN_PATH, type User, type UserWrite } from '../../nodes/shared/wire';
+import { DEMO_API_KEY, DEMO_USER_NAME } from '../../sandbox/server';
+import { Engine } from '../../test/support/engine';
+import type { BenchContext } from '../context';
+import { timed } from '../measure';
+import { rawRun, type RawCall } from '../rawClient';
+import { verdict } from '../report';
+import { startSandboxProcess, type SandboxProcess } from '../sandboxProcess';
+
+const LIST = 'GET /api/users';
+const CREATE = 'POST /api/users';
+const PATCH = 'PATCH /api/users/{userId}';
+const PUT = 'PUT /api/users/{userId}';
+
+/** The upsert node as an HR-sync workflow sets it up: every field from the incoming row. */
+const upsertParameters = {
+	resource: 'user',
+	operation: 'upsert',
+	name: '={{ $json.name }}',
+	email: '={{ $json.email }}',
+	country: '={{ $json.country }}',
+	timeZone: '={{ $json.timeZone }}',
+};
+
+type Row = Pick<UserWrite, 'name' | 'email' | 'country' | 'timeZone'>;
+
+/** Rows for the sheet: changed and new ones spread evenly through it, as a real export would have them. */
+function sheet(users: User[], items: number, changedShare: number, newShare: number): Row[] {
+	const newCount = Math.round(items * newShare);
+	const changedCount = Math.round(items * changedShare);
+	const existing = users.slice(0, items - newCount);
+	// Row i changes when the running share crosses a whole number: exactly changedCount rows, evenly spread.
+	const changes = (index: number) => Math.floor(((index + 1) * changedCount) / existing.length) > Math.floor((index * changedCount) / existing.length);
+	const rows: Row[] = existing.map((user, index) => ({
+		name: changes(index) ? `${user.name} Jr.` : user.name,
+		email: user.email,
+		country: user.country,
+		timeZone: user.timeZone,
+	}));
+	for (let index = 0; index < newCount; index++) {
+		rows.splice(Math.floor(((index + 0.5) * rows.length) / newCount), 0, {
+			name: `New Hire ${index}`,
+			email: `new.hire${index}@hr.example`,
+			country: 'DE',
+			timeZone: 'Europe/Berlin',
+		});
+	}
+	return rows;
+}
+
+async function listUsers(sandbox: SandboxProcess): Promise<User[]> {
+	const url = new URL(sandbox.url);
+	const prefix = url.pathname.replace(/\/+$/, '');
+	const pool = new Pool(url.origin, { connections: 1 });
+	try {
+		const tokenAnswer = await pool.request({
+			method: 'POST',
+			path: `${prefix}${TOKEN_PATH}`,
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ userName: DEMO_USER_NAME, apiKey: DEMO_API_KEY }),
+		});
+		const { token } = (await tokenAnswer.body.json()) as { token: string };
+		const answer = await pool.request({ method: 'GET', path: `${prefix}/api/users`, headers: { authorization: `Bearer ${token}` } });
+		return ((await answer.body.json()) as { users: User[] }).users;
+	} finally {
+		await pool.close();
+	}
+}
+
+export async function upsertScenario(ctx: BenchContext): Promise<void> {
+	const { users: userCount, upsertItems, changedShare, newShare } = ctx.sizes;
+	ctx.log(`P4: upsert ${upsertItems} items against ${userCount} users (${changedShare * 100}% changed, ${newShare * 100}% new)`);
+	// Two identical sandboxes (same seed): the writes of one run would change what the other sees.
+	const [forNode, forCeiling] = await Promise.all([
+		startSandboxProcess({ users: userCount }),
+		startSandboxProcess({ users: userCount }),
+	]);
+	try {
+		const users = await listUsers(forNode);
+		const rows = sheet(users, upsertItems, changedShare, newShare);
+		const plan = planUpserts(
+			users,
+			rows.map((user, itemIndex): UpsertRequest => ({ itemIndex, user: user as UserWrite })),
+		);
+		const expectedCreates = [...plan.values()].filter((step) => step.kind === 'create').length;
+		const expectedUpdates = [...plan.values()].filter((step) => step.kind === 'update').length;
+
+		const calls: RawCall[] = [{ method: 'GET', path: '/api/users' }];
+		for (const step of plan.values()) {
+			if (step.kind === 'create') calls.push({ method: 'POST', path: '/api/users', body: step.user });
+			if (step.kind === 'update') calls.push({ method: 'PATCH', path: `/api/users/${encodeURIComponent(step.userId)}`, body: step.patch });
+		}
+		// The node lists the users before it writes; so does the ceiling (first call, then the writes).
+		const ceiling = await rawRun(forCeiling.url, calls, DEFAULT_CONCURRENCY);
+
+		await forNode.resetStats();
+		const engine = new Engine({ baseUrl: forNode.url, userName: DEMO_USER_NAME, apiKey: DEMO_API_KEY });
+		const { result, wallMs } = await timed(() => engine.runNode(upsertParameters, { items: rows as never[] }));
+		const stats = await forNode.stats();
+		const byKind = {
+			token: stats.tokenCalls,
+			list: stats.byRoute[LIST] ?? 0,
+			create: stats.byRoute[CREATE] ?? 0,
+			patch: stats.byRoute[PATCH] ?? 0,
+			put: stats.byRoute[PUT] ?? 0,
+			other: stats.requests - stats.tokenCalls - (stats.byRoute[LIST] ?? 0) - (stats.byRoute[CREATE] ?? 0) - (stats.byRoute[PATCH] ?? 0) - (stats.byRoute[PUT] ?? 0),
+		};
+		const actions: Record<string, number> = {};
+		for (const item of result.items) actions[String(item.json.action)] = (actions[String(item.json.action)] ?? 0) + 1;
+		const apiRequests = stats.requests - stats.tokenCalls;
+		const floor = 1 + expectedCreates + expectedUpdates;
+		const onTarget = byKind.list === 1 && byKind.create === expectedCreates && byKind.patch + byKind.put === expectedUpdates && byKind.other === 0;
+		ctx.figures.push(
+			{
+				id: 'P4.requests',
+				figure: `P4 upsert, ${rows.length} items vs ${userCount} users: API requests`,
+				value: apiRequests,
+				unit: '',
+				target: `1 list + ${expectedCreates + expectedUpdates} writes = ${floor}`,
+				verdict: verdict(onTarget && !result.error),
+				note: `list ${byKind.list}, create ${byKind.create}, patch ${byKind.patch}, put ${byKind.put}, other ${byKind.other}, token ${byKind.token}; outputs ${JSON.stringify(actions)}${result.error ? `; stopped: ${result.error.message}` : ''}`,
+			},
+			{
+				id: 'P4.wall',
+				figure: `P4 upsert, ${rows.length} items: wall time`,
+				value: wallMs / 1000,
+				unit: 's',
+				vsCeiling: wallMs / ceiling.wallMs,
+				verdict: 'info',
+				note: `ceiling (same list + ${calls.length - 1} writes, ${DEFAULT_CONCURRENCY} connections) ${(ceiling.wallMs / 1000).toFixed(2)} s`,
+			},
+		);
+		ctx.details.P4 = { items: rows.length, users: userCount, expectedCreates, expectedUpdates, byKind, actions, wallMs, ceiling, error: result.error?.message };
+	} finally {
+		await Promise.all([forNode.close(), forCeiling.close()]);
+	}
+}

@@ -150,6 +150,40 @@ describe('RequestPacer', () => {
 		expect(sentAt).toEqual([0, 0, 0, 60_000, 60_000, 60_000, 120_000]);
 	});
 
+	it('counts a request in the 60 s window until 60 s after its answer, as the service sees it arrive in between', async () => {
+		let now = 0;
+		const clock = { now: () => now, sleep: async (ms: number) => void (now += ms) };
+		const pacer = new RequestPacer({ maxConcurrent: 10, requestsPerMinute: 2 }, clock);
+		const sentAt: number[] = [];
+		for (let i = 0; i < 4; i++) {
+			const release = await pacer.acquire();
+			sentAt.push(now);
+			now += 500; // each answer takes 500 ms
+			release();
+		}
+		// The third goes 60 s after the first answer (500), not 60 s after the first send (0): the
+		// first may have arrived at 499 and the third at 60 000 otherwise, three in one window.
+		expect(sentAt).toEqual([0, 500, 60_500, 61_000]);
+	});
+
+	it('under a cap below the concurrency, waits for an answer when every counted request is under way', async () => {
+		let now = 0;
+		const clock = { now: () => now, sleep: async (ms: number) => void (now += ms) };
+		const pacer = new RequestPacer({ maxConcurrent: 5, requestsPerMinute: 1 }, clock);
+		const first = await pacer.acquire();
+		let secondSent = false;
+		const second = pacer.acquire().then((release) => {
+			secondSent = true;
+			return release;
+		});
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(secondSent).toBe(false);
+		now = 1000;
+		first();
+		(await second)();
+		expect(now).toBe(61_000);
+	});
+
 	it('pauses every request after a 429 until its Retry-After has passed', async () => {
 		let now = 0;
 		const clock = { now: () => now, sleep: async (ms: number) => void (now += ms) };

@@ -35,7 +35,14 @@ export class RequestPacer {
 
 	private readonly waiting: Array<() => void> = [];
 
-	private readonly sentAt: number[] = [];
+	/** When the answers of the requests counted in the rate window came in, oldest first. */
+	private readonly answeredAt: number[] = [];
+
+	/** Requests counted in the rate window whose answers are not in yet. */
+	private unanswered = 0;
+
+	/** Requests waiting for an unanswered request to come back before the rate window has room. */
+	private readonly waitingForAnswers: Array<() => void> = [];
 
 	private readonly requestsPerMinute: number;
 
@@ -52,14 +59,15 @@ export class RequestPacer {
 		}
 		this.running++;
 		let ready = false;
+		let counted = false;
 		try {
 			await this.waitForPause();
-			await this.waitForRateWindow();
+			counted = await this.waitForRateWindow();
 			ready = true;
 		} finally {
-			if (!ready) this.release();
+			if (!ready) this.release(false);
 		}
-		return () => this.release();
+		return () => this.release(counted);
 	}
 
 	succeeded(): void {
@@ -77,8 +85,13 @@ export class RequestPacer {
 		this.successStreak = 0;
 	}
 
-	private release(): void {
+	private release(counted: boolean): void {
 		this.running--;
+		if (counted) {
+			this.unanswered--;
+			this.answeredAt.push(this.clock.now());
+			this.waitingForAnswers.shift()?.();
+		}
 		this.wakeOne();
 	}
 
@@ -92,16 +105,28 @@ export class RequestPacer {
 		}
 	}
 
-	private async waitForRateWindow(): Promise<void> {
-		if (this.requestsPerMinute === 0) return;
+	/**
+	 * A request counts in the window from when it is sent until 60 s after its answer came in. The
+	 * service counts it when it arrives, which is after it was sent and before it was answered, so
+	 * the service never sees more than the cap in any 60 s, whatever the network delays; counting
+	 * from the send alone lets a request sent late in one burst arrive in the service's window of
+	 * the next. Answers true when the request was counted (a cap is set).
+	 */
+	private async waitForRateWindow(): Promise<boolean> {
+		if (this.requestsPerMinute === 0) return false;
 		for (;;) {
 			const now = this.clock.now();
-			while (this.sentAt.length > 0 && this.sentAt[0] <= now - RATE_WINDOW_MS) this.sentAt.shift();
-			if (this.sentAt.length < this.requestsPerMinute) {
-				this.sentAt.push(now);
-				return;
+			while (this.answeredAt.length > 0 && this.answeredAt[0] <= now - RATE_WINDOW_MS) this.answeredAt.shift();
+			if (this.answeredAt.length + this.unanswered < this.requestsPerMinute) {
+				this.unanswered++;
+				return true;
 			}
-			await this.clock.sleep(this.sentAt[0] + RATE_WINDOW_MS - now);
+			if (this.answeredAt.length > 0) {
+				await this.clock.sleep(this.answeredAt[0] + RATE_WINDOW_MS - now);
+			} else {
+				// Every counted request is still under way: room comes with the first answer.
+				await new Promise<void>((resolve) => this.waitingForAnswers.push(resolve));
+			}
 		}
 	}
 }

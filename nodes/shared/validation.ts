@@ -13,6 +13,8 @@ export const isRecord = (value: unknown): value is Record<string, unknown> =>
 
 /** A short, printable rendering of a bad value for an error message. */
 export function preview(value: unknown): string {
+	// JSON has no NaN or Infinity: it would show them as null.
+	if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
 	let text: string;
 	try {
 		text = typeof value === 'string' ? JSON.stringify(value) : String(JSON.stringify(value) ?? value);
@@ -20,6 +22,17 @@ export function preview(value: unknown): string {
 		text = String(value);
 	}
 	return text.length > PREVIEW_LENGTH ? `${text.slice(0, PREVIEW_LENGTH)}…` : text;
+}
+
+/**
+ * JavaScript rolls an impossible day over into the next month (2024-02-30 becomes March 1st), so
+ * the calendar date as written is checked against the month's length.
+ */
+function impossibleDay(text: string): string | undefined {
+	const [, year, month, day] = /^(\d{4})-(\d{2})-(\d{2})/.exec(text)!.map(Number);
+	if (month < 1 || month > 12) return undefined;
+	const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+	return day < 1 || day > daysInMonth ? text.slice(0, 10) : undefined;
 }
 
 interface DateLike {
@@ -41,6 +54,8 @@ export function toIsoDateTime(value: unknown): Check<string> {
 		const text = value.trim();
 		// Date.parse accepts "1" or "March" as dates; require at least a calendar date.
 		if (!/^\d{4}-\d{2}-\d{2}/.test(text)) return fail(`is not an ISO 8601 date (got ${preview(value)})`);
+		const impossible = impossibleDay(text);
+		if (impossible) return fail(`is not a valid date: ${impossible} does not exist`);
 		date = new Date(/[zZ]|[+-]\d{2}:?\d{2}$/.test(text) || !text.includes('T') ? text : `${text}Z`);
 	} else if (typeof value === 'object' && value !== null && typeof (value as DateLike).toJSDate === 'function') {
 		date = (value as DateLike).toJSDate!();

@@ -27,6 +27,24 @@ describe('toIsoDateTime', () => {
 			expect(toIsoDateTime(input).ok).toBe(false);
 		},
 	);
+
+	it.each([
+		['2024-02-30T00:00:00Z', '2024-02-30'],
+		['2023-02-29', '2023-02-29'],
+		['2024-04-31T10:00:00+02:00', '2024-04-31'],
+		['2024-01-00', '2024-01-00'],
+	])('rejects %p, which JavaScript would roll over into the next month', (input, day) => {
+		expect(toIsoDateTime(input)).toEqual({ ok: false, problem: `is not a valid date: ${day} does not exist` });
+	});
+
+	it('accepts February 29th of a leap year', () => {
+		expect(toIsoDateTime('2024-02-29T12:00:00Z')).toEqual({ ok: true, value: '2024-02-29T12:00:00.000Z' });
+	});
+
+	it('names NaN and Infinity as such, not as null', () => {
+		expect(toIsoDateTime(NaN)).toEqual({ ok: false, problem: 'is not a date (got NaN)' });
+		expect(toLatitude(Infinity)).toEqual({ ok: false, problem: 'must be a number (got Infinity)' });
+	});
 });
 
 describe('coordinates', () => {

@@ -86,6 +86,20 @@ export function toNonEmptyText(value: unknown): Check<string> {
 	return value.trim() === '' ? fail('is empty') : ok(value.trim());
 }
 
+/** Booleans as they come from n8n fields, or as text from expressions over spreadsheet rows. */
+export function toBoolean(value: unknown): Check<boolean> {
+	if (typeof value === 'boolean') return ok(value);
+	if (value === 'true' || value === 'false') return ok(value === 'true');
+	return fail(`must be true or false (got ${preview(value)})`);
+}
+
+/** An optional text: empty when unset, refused when an expression hands over an object or a list. */
+export function toOptionalText(value: unknown): Check<string> {
+	if (value === undefined || value === null) return ok('');
+	if (typeof value === 'number' || typeof value === 'boolean') return ok(String(value));
+	return typeof value === 'string' ? ok(value.trim()) : fail(`must be text (got ${preview(value)})`);
+}
+
 /** An id that fills one path segment: any text but empty, `.` or `..` (URL parsers resolve those). */
 export function toResourceId(value: unknown): Check<string> {
 	const text = toNonEmptyText(value);

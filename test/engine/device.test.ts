@@ -93,6 +93,18 @@ describe('device operations', () => {
 		expect(ctx.sandbox.stats.byRoute['POST /api/devices/{deviceId}/sendCommand']).toBeUndefined();
 	});
 
+	it('sendCommand refuses a Send by SMS that is not true or false, instead of sending false', async () => {
+		const { error } = await ctx.engine.runNode({
+			resource: 'device',
+			operation: 'sendCommand',
+			deviceId: byId('device004'),
+			command: 'REBOOT',
+			additionalFields: { sms: '={{ "yes" }}' },
+		});
+		expect(error?.message).toBe('Invalid "Send by SMS" in item 0: Send by SMS must be true or false (got "yes")');
+		expect(ctx.sandbox.stats.byRoute['POST /api/devices/{deviceId}/sendCommand']).toBeUndefined();
+	});
+
 	it('the Device list mode searches devices by name, any case', async () => {
 		const context = ctx.engine.loadOptionsContext({ resource: 'device', operation: 'get' });
 		const found = await new SatelliteTracking().methods.listSearch.searchDevices.call(context, 'VAN 0');

@@ -79,6 +79,10 @@ describe('location and alert operations', () => {
 		['latitude', { latitude: 91 }, 'Invalid "Latitude" in item 0: Latitude must be between -90 and 90 (got 91)'],
 		['longitude', { longitude: '={{ "east" }}' }, 'Invalid "Longitude" in item 0: Longitude must be a number (got "east")'],
 		['dateTime', { dateTime: 'tomorrow' }, 'Invalid "Date Time" in item 0: Date Time is not an ISO 8601 date'],
+		// Values of the wrong type from expressions were sent as "[object Object]" or false.
+		['flag', { additionalFields: { hasCriticalAlert: '={{ "yes" }}' } }, 'Invalid "Has Critical Alert" in item 0: Has Critical Alert must be true or false (got "yes")'],
+		['text list', { additionalFields: { alertTexts: '={{ { text: "SOS" } }}' } }, 'Invalid "AlertTexts" in item 0: AlertTexts must be a comma-separated list'],
+		['number field', { additionalFields: { speed: '={{ "fast" }}' } }, 'Invalid "Speed" in item 0: Speed must be a number (got "fast")'],
 	])('location submit refuses a bad %s before sending anything', async (_, override, message) => {
 		const { error } = await ctx.engine.runNode({
 			resource: 'location',
@@ -90,6 +94,19 @@ describe('location and alert operations', () => {
 			...override,
 		});
 		expect(error?.message).toContain(message);
+		expect(ctx.sandbox.stats.requests).toBe(0);
+	});
+
+	it('alert getAll refuses an Alert Name that is not text before sending anything', async () => {
+		const { error } = await ctx.engine.runNode({
+			resource: 'alert',
+			operation: 'getAll',
+			deviceId: byId('device001'),
+			from: '2026-01-01T00:00:00Z',
+			to: '2026-01-02T00:00:00Z',
+			alertName: '={{ { name: "SOS" } }}',
+		});
+		expect(error?.message).toBe('Invalid "Alert Name" in item 0: Alert Name must be text (got {"name":"SOS"})');
 		expect(ctx.sandbox.stats.requests).toBe(0);
 	});
 

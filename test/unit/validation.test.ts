@@ -1,10 +1,12 @@
 import {
 	preview,
+	toBoolean,
 	toEmail,
 	toIsoDateTime,
 	toLatitude,
 	toLongitude,
 	toNonEmptyText,
+	toOptionalText,
 	toResourceId,
 } from '../../nodes/shared/validation';
 
@@ -79,5 +81,24 @@ describe('ids and texts', () => {
 	});
 	it('shortens huge values in messages', () => {
 		expect(preview('x'.repeat(10_000)).length).toBeLessThanOrEqual(61);
+	});
+});
+
+describe('values of the wrong type from expressions', () => {
+	it('takes booleans, and their text from spreadsheet rows', () => {
+		expect(toBoolean(true)).toEqual({ ok: true, value: true });
+		expect(toBoolean('false')).toEqual({ ok: true, value: false });
+	});
+	it.each([['yes'], [1], [null], [{}]])('refuses %p as a boolean instead of reading it as false', (input) => {
+		expect(toBoolean(input).ok).toBe(false);
+	});
+	it('takes an optional text, empty when unset', () => {
+		expect(toOptionalText(undefined)).toEqual({ ok: true, value: '' });
+		expect(toOptionalText(' SOS ')).toEqual({ ok: true, value: 'SOS' });
+		expect(toOptionalText(7)).toEqual({ ok: true, value: '7' });
+	});
+	it('refuses an object or a list as text instead of sending "[object Object]"', () => {
+		expect(toOptionalText({ name: 'SOS' })).toEqual({ ok: false, problem: 'must be text (got {"name":"SOS"})' });
+		expect(toOptionalText(['SOS']).ok).toBe(false);
 	});
 });

@@ -1,7 +1,8 @@
 import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { getDateRange, getResourceId } from '../../../shared/parameters';
+import { checked, getDateRange, getResourceId } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
+import { toOptionalText } from '../../../shared/validation';
 import type { Alert, AlertsRequest } from '../../../shared/wire';
 import { applyLimit, dateRange, deviceLocator, returnAllAndLimit } from '../common.descriptions';
 
@@ -23,7 +24,7 @@ export const description = updateDisplayOptions({ show: { resource: ['alert'], o
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
 	const deviceId = getResourceId(this, itemIndex, 'deviceId', 'Device');
 	const body: AlertsRequest = getDateRange(this, itemIndex);
-	const alertName = String(this.getNodeParameter('alertName', itemIndex, '')).trim();
+	const alertName = checked(this, itemIndex, 'Alert Name', toOptionalText(this.getNodeParameter('alertName', itemIndex, '')));
 	if (alertName !== '') body.alertName = alertName;
 	const alerts = await api.request<Alert[]>('getAlerts', { deviceId }, body, itemIndex);
 	return applyLimit(this, itemIndex, alerts).map((alert) => ({ deviceId, ...alert }));

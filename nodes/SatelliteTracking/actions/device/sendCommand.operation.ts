@@ -2,7 +2,7 @@ import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type IN
 
 import { checked, getResourceId, invalidInput } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
-import { toNonEmptyText, type Check } from '../../../shared/validation';
+import { toBoolean, toNonEmptyText, type Check } from '../../../shared/validation';
 import { COMMAND_FORMATS, type CommandFormat, type SendCommandRequest } from '../../../shared/wire';
 import { deviceLocator } from '../common.descriptions';
 
@@ -68,7 +68,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, api: T
 		body.format = format as CommandFormat;
 		checked(this, itemIndex, 'Command', FORMAT_CHECKS[body.format](text));
 	}
-	if (sms !== undefined) body.sms = sms === true;
+	if (sms !== undefined) body.sms = checked(this, itemIndex, 'Send by SMS', toBoolean(sms));
 	const result = await api.request<string>('sendCommand', { deviceId }, body, itemIndex);
 	return { deviceId, command: text, result };
 }

@@ -2,7 +2,7 @@ import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type IN
 
 import { checked, getResourceId } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
-import { toIsoDateTime, toLatitude, toLongitude, toNumberInRange } from '../../../shared/validation';
+import { toBoolean, toIsoDateTime, toLatitude, toLongitude, toNumberInRange, toTextList } from '../../../shared/validation';
 import {
 	LOCATION_NUMBER_FIELDS,
 	LOCATION_TEXT_LIST_FIELDS,
@@ -11,15 +11,18 @@ import {
 } from '../../../shared/wire';
 import { deviceLocator, keyValueCollection, keyValueMap } from '../common.descriptions';
 
+/** The field's name in the UI, which error messages use too. */
+const label = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+
 const numberFields: INodeProperties[] = LOCATION_NUMBER_FIELDS.map((name) => ({
-	displayName: name.charAt(0).toUpperCase() + name.slice(1),
+	displayName: label(name),
 	name,
 	type: 'number',
 	default: 0,
 }));
 
 const textListFields: INodeProperties[] = LOCATION_TEXT_LIST_FIELDS.map((name) => ({
-	displayName: name.charAt(0).toUpperCase() + name.slice(1),
+	displayName: label(name),
 	name,
 	type: 'string',
 	default: '',
@@ -58,13 +61,15 @@ function buildLocation(context: IExecuteFunctions, itemIndex: number): Location 
 	const additional = context.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	for (const name of LOCATION_NUMBER_FIELDS) {
 		if (additional[name] === undefined) continue;
-		location[name] = checked(context, itemIndex, name, toNumberInRange(additional[name], -Number.MAX_VALUE, Number.MAX_VALUE));
+		location[name] = checked(context, itemIndex, label(name), toNumberInRange(additional[name], -Number.MAX_VALUE, Number.MAX_VALUE));
 	}
 	for (const name of LOCATION_TEXT_LIST_FIELDS) {
 		if (additional[name] === undefined) continue;
-		location[name] = String(additional[name]).split(',').map((text) => text.trim()).filter((text) => text !== '');
+		location[name] = checked(context, itemIndex, label(name), toTextList(additional[name]));
 	}
-	if (additional.hasCriticalAlert !== undefined) location.hasCriticalAlert = additional.hasCriticalAlert === true;
+	if (additional.hasCriticalAlert !== undefined) {
+		location.hasCriticalAlert = checked(context, itemIndex, 'Has Critical Alert', toBoolean(additional.hasCriticalAlert));
+	}
 	if (additional.attributes !== undefined) location.attributes = keyValueMap(additional.attributes);
 	return location;
 }

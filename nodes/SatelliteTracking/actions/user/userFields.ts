@@ -1,17 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { FieldChanges } from '../../../shared/jsonPatch';
-import { toEmail, toIsoDateTime, toNonEmptyText, toNumberInRange, toTextList, type Check } from '../../../shared/validation';
+import { toBoolean, toEmail, toIsoDateTime, toNonEmptyText, toNumberInRange, toTextList, type Check } from '../../../shared/validation';
 import { USER_REQUIRED_FIELDS, type UserWrite } from '../../../shared/wire';
 import { keyValueCollection, keyValueMap } from '../common.descriptions';
 import { additionalFields, readFields, requiredValues, type FieldSpecs } from '../writeFields';
-
-function toBoolean(value: unknown): Check<boolean> {
-	if (typeof value === 'boolean') return { ok: true, value };
-	// Expressions over spreadsheet rows hand booleans over as text.
-	if (value === 'true' || value === 'false') return { ok: true, value: value === 'true' };
-	return { ok: false, problem: 'must be true or false' };
-}
 
 function toCount(value: unknown): Check<number> {
 	const number = toNumberInRange(value, 0, Number.MAX_SAFE_INTEGER);

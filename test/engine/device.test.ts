@@ -18,6 +18,19 @@ describe('device operations', () => {
 		expect(jsonOf(some.items).map((device) => device.id)).toEqual(ctx.sandbox.store.listDevices().slice(0, 4).map((d) => d.id));
 	});
 
+	it.each([
+		[0, 'must be between 1 and'],
+		[-5, 'must be between 1 and'],
+		['ten', 'must be a number (got "ten")'],
+	])('getAll refuses a Limit of %p from an expression before sending, instead of answering nothing', async (limit, problem) => {
+		const { error } = await ctx.engine.runNode(
+			{ resource: 'device', operation: 'getAll', limit: '={{ $json.limit }}' },
+			{ items: [{ limit }] },
+		);
+		expect(error?.message).toContain(`Invalid "Limit" in item 0: Limit ${problem}`);
+		expect(ctx.sandbox.stats.requests).toBe(0);
+	});
+
 	it('getAll filters expired and active devices from expires', async () => {
 		const now = new Date();
 		const expired = await ctx.engine.runNode({ resource: 'device', operation: 'getAll', returnAll: true, filters: { status: 'expired' } });

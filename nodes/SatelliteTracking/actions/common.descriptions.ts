@@ -1,5 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { checked } from '../../shared/parameters';
+import { toNumberInRange } from '../../shared/validation';
+
 function resourceLocator(name: string, label: string, searchListMethod: string, placeholder: string): INodeProperties {
 	return {
 		displayName: label,
@@ -55,11 +58,19 @@ export const returnAllAndLimit: INodeProperties[] = [
 	},
 ];
 
+/**
+ * How many results an item asks for: Infinity with Return All. Read before the request, so that a
+ * Limit of 0, -5 or "ten" from an expression is an error rather than a silent empty result.
+ */
+export function readLimit(context: IExecuteFunctions, itemIndex: number): number {
+	if (context.getNodeParameter('returnAll', itemIndex, false) === true) return Infinity;
+	const limit = checked(context, itemIndex, 'Limit', toNumberInRange(context.getNodeParameter('limit', itemIndex, 50), 1, Number.MAX_SAFE_INTEGER));
+	return Math.floor(limit);
+}
+
 /** The API has no paging: lists come whole, and Limit trims them here. */
-export function applyLimit<T>(context: IExecuteFunctions, itemIndex: number, results: T[]): T[] {
-	if (context.getNodeParameter('returnAll', itemIndex, false) as boolean) return results;
-	const limit = context.getNodeParameter('limit', itemIndex, 50) as number;
-	return results.slice(0, Math.max(0, limit));
+export function applyLimit<T>(results: T[], limit: number): T[] {
+	return limit === Infinity ? results : results.slice(0, limit);
 }
 
 export const dateRange: INodeProperties[] = [

@@ -4,7 +4,7 @@ import { checked, getDateRange, getResourceId } from '../../../shared/parameters
 import type { TrackingApiClient } from '../../../shared/transport';
 import { toOptionalText } from '../../../shared/validation';
 import type { Alert, AlertsRequest } from '../../../shared/wire';
-import { applyLimit, dateRange, deviceLocator, returnAllAndLimit } from '../common.descriptions';
+import { applyLimit, dateRange, deviceLocator, readLimit, returnAllAndLimit } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	{ ...deviceLocator, description: 'The device whose alerts to get' },
@@ -26,6 +26,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, api: T
 	const body: AlertsRequest = getDateRange(this, itemIndex);
 	const alertName = checked(this, itemIndex, 'Alert Name', toOptionalText(this.getNodeParameter('alertName', itemIndex, '')));
 	if (alertName !== '') body.alertName = alertName;
+	const limit = readLimit(this, itemIndex);
 	const alerts = await api.request<Alert[]>('getAlerts', { deviceId }, body, itemIndex);
-	return applyLimit(this, itemIndex, alerts).map((alert) => ({ deviceId, ...alert }));
+	return applyLimit(alerts, limit).map((alert) => ({ deviceId, ...alert }));
 }

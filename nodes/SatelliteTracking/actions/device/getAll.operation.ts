@@ -3,7 +3,7 @@ import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type IN
 import { filterDevices, type DeviceFilters } from '../../../shared/devices';
 import type { TrackingApiClient } from '../../../shared/transport';
 import type { Device } from '../../../shared/wire';
-import { applyLimit, returnAllAndLimit } from '../common.descriptions';
+import { applyLimit, readLimit, returnAllAndLimit } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
@@ -53,7 +53,8 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show: { resource: ['device'], operation: ['getAll'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
+	const limit = readLimit(this, itemIndex);
 	const devices = await api.request<Device[]>('listDevices', {}, undefined, itemIndex);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject as DeviceFilters;
-	return applyLimit(this, itemIndex, filterDevices(devices, filters, new Date())) as unknown as IDataObject[];
+	return applyLimit(filterDevices(devices, filters, new Date()), limit) as unknown as IDataObject[];
 }

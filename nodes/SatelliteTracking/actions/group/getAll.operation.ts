@@ -3,14 +3,15 @@ import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } fr
 import { filterGroups } from '../../../shared/groups';
 import type { TrackingApiClient } from '../../../shared/transport';
 import type { Group } from '../../../shared/wire';
-import { applyLimit, collection, nameContainsFilter, returnAllAndLimit } from '../common.descriptions';
+import { applyLimit, collection, readLimit, nameContainsFilter, returnAllAndLimit } from '../common.descriptions';
 
 const properties: INodeProperties[] = [...returnAllAndLimit, collection('filters', 'Filters', 'Add Filter', [nameContainsFilter('groups')])];
 
 export const description = updateDisplayOptions({ show: { resource: ['group'], operation: ['getAll'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
+	const limit = readLimit(this, itemIndex);
 	const groups = await api.request<Group[]>('listGroups', {}, undefined, itemIndex);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as { nameContains?: string };
-	return applyLimit(this, itemIndex, filterGroups(groups, filters));
+	return applyLimit(filterGroups(groups, filters), limit);
 }

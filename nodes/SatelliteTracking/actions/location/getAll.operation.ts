@@ -3,7 +3,7 @@ import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } fr
 import { getDateRange, getResourceId } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
 import type { Location, LocationsRequest } from '../../../shared/wire';
-import { applyLimit, dateRange, deviceLocator, returnAllAndLimit } from '../common.descriptions';
+import { applyLimit, dateRange, deviceLocator, readLimit, returnAllAndLimit } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	{ ...deviceLocator, description: 'The device whose fixes to get' },
@@ -16,6 +16,7 @@ export const description = updateDisplayOptions({ show: { resource: ['location']
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
 	const deviceId = getResourceId(this, itemIndex, 'deviceId', 'Device');
 	const body: LocationsRequest = getDateRange(this, itemIndex);
+	const limit = readLimit(this, itemIndex);
 	const locations = await api.request<Location[]>('getLocations', { deviceId }, body, itemIndex);
-	return applyLimit(this, itemIndex, locations).map((location) => ({ deviceId, ...location }));
+	return applyLimit(locations, limit).map((location) => ({ deviceId, ...location }));
 }

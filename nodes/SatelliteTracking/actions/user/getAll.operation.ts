@@ -3,7 +3,7 @@ import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } fr
 import type { TrackingApiClient } from '../../../shared/transport';
 import { filterUsers, withoutWriteOnlyFields, type UserFilters } from '../../../shared/users';
 import type { User } from '../../../shared/wire';
-import { applyLimit, collection, nameContainsFilter, returnAllAndLimit } from '../common.descriptions';
+import { applyLimit, collection, nameContainsFilter, readLimit, returnAllAndLimit } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,
@@ -30,7 +30,8 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['getAll'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
+	const limit = readLimit(this, itemIndex);
 	const users = await api.request<User[]>('listUsers', {}, undefined, itemIndex);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as UserFilters;
-	return applyLimit(this, itemIndex, filterUsers(users, filters)).map(withoutWriteOnlyFields);
+	return applyLimit(filterUsers(users, filters), limit).map(withoutWriteOnlyFields);
 }

@@ -100,11 +100,20 @@ export function toOptionalText(value: unknown): Check<string> {
 	return typeof value === 'string' ? ok(value.trim()) : fail(`must be text (got ${preview(value)})`);
 }
 
+/**
+ * Servers and proxies refuse a request line of more than a few kB (Node 16 kB, nginx 8 kB) before
+ * the service sees it, with a bare 414 or 431; no id comes near this.
+ */
+const MAX_ID_LENGTH = 1024;
+
 /** An id that fills one path segment: any text but empty, `.` or `..` (URL parsers resolve those). */
 export function toResourceId(value: unknown): Check<string> {
 	const text = toNonEmptyText(value);
 	if (!text.ok) return text;
 	if (text.value === '.' || text.value === '..') return fail(`cannot be ${preview(text.value)}`);
+	if (text.value.length > MAX_ID_LENGTH) {
+		return fail(`is too long for an id (${text.value.length} characters, at most ${MAX_ID_LENGTH}): check what the expression gives`);
+	}
 	return text;
 }
 

@@ -69,6 +69,13 @@ describe('ids and texts', () => {
 	it.each([['.'], ['..'], [''], ['   '], [undefined], [{}]])('rejects id %p', (input) => {
 		expect(toResourceId(input).ok).toBe(false);
 	});
+	it('refuses an id too long for any server to take in a path, which would answer a bare 431', () => {
+		expect(toResourceId('d'.repeat(1024)).ok).toBe(true);
+		expect(toResourceId('d'.repeat(100_000))).toEqual({
+			ok: false,
+			problem: 'is too long for an id (100000 characters, at most 1024): check what the expression gives',
+		});
+	});
 	it('turns numbers into text and trims', () => {
 		expect(toNonEmptyText(42)).toEqual({ ok: true, value: '42' });
 		expect(toNonEmptyText('  a ')).toEqual({ ok: true, value: 'a' });

@@ -84,6 +84,13 @@ describe('failure descriptions', () => {
 		expect(failure.message).toContain('HTML page');
 		expect(failure.retryAfterMs).toBe(3000);
 	});
+	it('says when a status came without any text, and what the status usually means', () => {
+		expect(describeFailure(httpError(431, ''))).toMatchObject({
+			status: 431,
+			message: 'The tracking API answered 431 without saying why',
+			description: 'The request address or headers were too large for the service: check the ids sent.',
+		});
+	});
 	it('reports network failures by code', () => {
 		expect(describeFailure(Object.assign(new Error('x'), { code: 'ECONNRESET' }))).toMatchObject({
 			networkCode: 'ECONNRESET',

@@ -20,10 +20,15 @@ const STATUS_HINTS: Record<number, string> = {
 	404: 'Nothing exists at this id: check it, or whether it was deleted.',
 	408: 'The service timed out waiting for the request.',
 	409: 'The request conflicts with what the service holds (for example an e-mail already in use).',
+	413: 'The request was too large for the service: shorten the texts sent.',
+	414: 'The request address was too long for the service: check the ids sent.',
 	415: 'The service did not accept the request format.',
 	429: "The account's request quota was exceeded and retries did not get through: lower the node's concurrency or set a requests-per-minute cap.",
+	431: 'The request address or headers were too large for the service: check the ids sent.',
 	500: 'The service failed to process the request.',
+	502: 'A gateway in front of the service got no valid answer from it: try again later.',
 	503: 'The service is unavailable: try again later.',
+	504: 'A gateway in front of the service gave up waiting for it: try again later.',
 };
 
 const NETWORK_MESSAGES: Record<string, string> = {
@@ -78,7 +83,7 @@ export function describeHttpFailure(
 		? `: ${text}`
 		: isHtml(body)
 			? ' with an HTML page instead of JSON (often a proxy or gateway error)'
-			: '';
+			: ' without saying why';
 	return {
 		status,
 		retryAfterMs: parseRetryAfter(headers['retry-after'], now),

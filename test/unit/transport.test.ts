@@ -145,6 +145,33 @@ describe('RequestPacer', () => {
 		releases.forEach((release) => release());
 	});
 
+	it('halves concurrency once per overload: 429s that arrive during its pause answer requests sent before it', async () => {
+		let now = 0;
+		const clock = { now: () => now, sleep: async (ms: number) => void (now += ms) };
+		const pacer = new RequestPacer({ maxConcurrent: 8 }, clock);
+		const peakConcurrency = async () => {
+			let running = 0;
+			let peak = 0;
+			await Promise.all(
+				Array.from({ length: 16 }, async () => {
+					const release = await pacer.acquire();
+					peak = Math.max(peak, ++running);
+					await new Promise((resolve) => setImmediate(resolve));
+					running--;
+					release();
+				}),
+			);
+			return peak;
+		};
+		// Three requests of one burst answered 429: one overload.
+		for (let i = 0; i < 3; i++) pacer.throttled(1000);
+		expect(await peakConcurrency()).toBe(4);
+		expect(now).toBe(1000);
+		// A 429 after the pause is a new overload.
+		pacer.throttled(1000);
+		expect(await peakConcurrency()).toBe(2);
+	});
+
 	it('caps requests per 60 s window', async () => {
 		let now = 0;
 		const clock = { now: () => now, sleep: async (ms: number) => void (now += ms) };

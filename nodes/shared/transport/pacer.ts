@@ -80,8 +80,11 @@ export class RequestPacer {
 	}
 
 	throttled(delayMs: number): void {
-		this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + delayMs);
-		this.allowed = Math.max(1, Math.floor(this.allowed / 2));
+		const now = this.clock.now();
+		// No request is sent during a pause, so a 429 that arrives in one answers a request sent
+		// before it: the same overload, already dealt with.
+		if (this.pausedUntil <= now) this.allowed = Math.max(1, Math.floor(this.allowed / 2));
+		this.pausedUntil = Math.max(this.pausedUntil, now + delayMs);
 		this.successStreak = 0;
 	}
 

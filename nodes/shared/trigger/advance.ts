@@ -6,9 +6,18 @@
 import type { Location } from '../wire';
 import { detectDeviceEvents } from './deviceEvents';
 import type { ReadPlan } from './plan';
-import { STATE_VERSION, type DetectionSettings, type DeviceInfo, type DeviceState, type TriggerEvent, type TriggerState } from './types';
+import {
+	STATE_VERSION,
+	type DayCounts,
+	type DetectionSettings,
+	type DeviceInfo,
+	type DeviceState,
+	type TriggerEvent,
+	type TriggerState,
+} from './types';
 
-export type ReadOutcome = { ok: true; fixes: Location[] } | { ok: false; error: unknown };
+/** `notifications`: the counts of the read's `days`, when it had some. */
+export type ReadOutcome = { ok: true; fixes: Location[]; notifications?: DayCounts[] } | { ok: false; error: unknown };
 
 export interface PollOutcome {
 	events: TriggerEvent[];
@@ -37,7 +46,7 @@ export function advance(
 			if (outcome && !outcome.ok) failures.push({ deviceId: device.id, error: outcome.error });
 			continue;
 		}
-		const detection = detectDeviceEvents(kept, device, outcome.fixes, settings, now);
+		const detection = detectDeviceEvents(kept, device, outcome.fixes, settings, now, outcome.notifications);
 		const readUntil = read.kind === 'range' ? read.to : now.toISOString();
 		next[device.id] = detection.state.fix ? detection.state : { ...detection.state, since: readUntil };
 		events.push(...detection.events);
@@ -61,10 +70,11 @@ export function sampleEvents(
 	const current = { ...settings, emitCurrentState: true };
 	const read = devices.flatMap((device) => {
 		const outcome = outcomes.get(device.id);
-		return outcome?.ok ? [{ device, fixes: outcome.fixes }] : [];
+		return outcome?.ok ? [{ device, fixes: outcome.fixes, notifications: outcome.notifications }] : [];
 	});
-	const events = read.flatMap(({ device, fixes }) => detectDeviceEvents(undefined, device, fixes, current, now).events);
+	const detect = (options: DetectionSettings) =>
+		read.flatMap(({ device, fixes, notifications }) => detectDeviceEvents(undefined, device, fixes, options, now, notifications).events);
+	const events = detect(current);
 	if (events.length > 0) return events;
-	const locations = { ...current, events: ['locationUpdated' as const] };
-	return read.flatMap(({ device, fixes }) => detectDeviceEvents(undefined, device, fixes, locations, now).events);
+	return detect({ ...current, events: ['locationUpdated'] });
 }

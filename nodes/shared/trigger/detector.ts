@@ -4,7 +4,7 @@
  * kind is one more detector in detectors/index.ts.
  */
 import type { Location } from '../wire';
-import type { DetectionSettings, DeviceInfo, DeviceState, EventKind, FixPosition, SeenFix, TriggerEvent } from './types';
+import type { DayCounts, DetectionSettings, DeviceInfo, DeviceState, EventKind, FixPosition, SeenFix, TriggerEvent } from './types';
 
 export interface Observation {
 	device: DeviceInfo;
@@ -15,6 +15,8 @@ export interface Observation {
 	/** The newest fix known after this poll: as fetched, or as state kept it. */
 	newest?: Location | FixPosition;
 	now: Date;
+	/** dailyLimitNear: the days counted this poll, oldest first; absent when the device's alerts were not read. */
+	notifications?: DayCounts[];
 }
 
 export interface Detection {

@@ -6,7 +6,7 @@ import type { Location } from '../wire';
 import type { Observation } from './detector';
 import { DETECTORS } from './detectors';
 import { fixTime, freshFixes, toPosition } from './fixes';
-import type { DetectionSettings, DeviceInfo, DeviceState, EventKind, TriggerEvent } from './types';
+import type { DayCounts, DetectionSettings, DeviceInfo, DeviceState, EventKind, TriggerEvent } from './types';
 
 /** Within one fix: the move, then leaving one geofence before entering the next, then what it raised. */
 const ORDER_WITHIN_FIX: readonly EventKind[] = [
@@ -16,6 +16,7 @@ const ORDER_WITHIN_FIX: readonly EventKind[] = [
 	'criticalAlert',
 	'deviceSilent',
 	'deviceExpiring',
+	'dailyLimitNear',
 ];
 
 export interface DeviceDetection {
@@ -25,7 +26,8 @@ export interface DeviceDetection {
 
 /**
  * `previous` undefined means the device is new to the trigger: its state is recorded as the
- * baseline and nothing is reported, unless the settings ask for the current state.
+ * baseline and nothing is reported, unless the settings ask for the current state. `notifications`:
+ * the days' e-mail and SMS counts, when the device's alerts were read this poll.
  */
 export function detectDeviceEvents(
 	previous: DeviceState | undefined,
@@ -33,6 +35,7 @@ export function detectDeviceEvents(
 	fetched: Location[],
 	settings: DetectionSettings,
 	now: Date,
+	notifications?: DayCounts[],
 ): DeviceDetection {
 	const known = previous ?? {};
 	const { fresh, newest, fix, keys } = freshFixes(known, fetched);
@@ -42,6 +45,7 @@ export function detectDeviceEvents(
 		previous: known.fix,
 		newest: newest ?? (known.fix && toPosition(known.fix)),
 		now,
+		notifications,
 	};
 	const state: DeviceState = { fix, keys, since: fix ? undefined : known.since };
 	const events: TriggerEvent[] = [];

@@ -3,12 +3,26 @@
  * to half the budget, so one broken device cannot starve the rest), then round robin from where
  * the previous poll stopped. Pure.
  */
-import type { TriggerState } from './types';
+import { dayOf, dayRange, nextDay } from '../zonedDay';
+import type { DeviceState, TriggerState } from './types';
 
 export type ReadMode = 'latestFix' | 'everyFix';
 
-/** `last`: the lastLocation call. `range`: every fix from the newest one seen, through the date-range read. */
-export type FixRead = { deviceId: string } & ({ kind: 'last' } | { kind: 'range'; from: string; to: string });
+/** A calendar day whose alerts are counted, with the instants it spans in the chosen time zone. */
+export interface CountedDay {
+	day: string;
+	from: string;
+	to: string;
+}
+
+/**
+ * `last`: the lastLocation call. `range`: every fix from the newest one seen, through the date-range
+ * read. `days` (dailyLimitNear): the days whose alerts one more call reads and counts, oldest first.
+ */
+export type FixRead = { deviceId: string; days?: CountedDay[] } & (
+	| { kind: 'last' }
+	| { kind: 'range'; from: string; to: string }
+);
 
 export interface ReadPlan {
 	reads: FixRead[];
@@ -16,10 +30,35 @@ export interface ReadPlan {
 	cursor?: string;
 }
 
-/** `deviceIds` sorted; `maxReads` Infinity for no budget. */
-export function planReads(deviceIds: string[], state: TriggerState, mode: ReadMode, maxReads: number, now: Date): ReadPlan {
+/**
+ * `deviceIds` sorted; `maxReads` (devices, not requests) Infinity for no budget; `timeZone` when
+ * the devices' notifications are counted too.
+ */
+export function planReads(
+	deviceIds: string[],
+	state: TriggerState,
+	mode: ReadMode,
+	maxReads: number,
+	now: Date,
+	timeZone?: string,
+): ReadPlan {
 	const { picked, cursor } = pickDevices(deviceIds, state.cursor, state.retry ?? [], maxReads);
-	return { reads: picked.map((deviceId) => fixRead(deviceId, state, mode, now)), cursor };
+	const reads = picked.map((deviceId): FixRead => {
+		const read = fixRead(deviceId, state, mode, now);
+		return timeZone === undefined ? read : { ...read, days: daysToCount(state.devices[deviceId], now, timeZone) };
+	});
+	return { reads, cursor };
+}
+
+/**
+ * Today; and, on a device's first count of a day, the day before when it was counted last: a
+ * threshold crossed after that count, before midnight, is then still reported (once).
+ */
+export function daysToCount(device: DeviceState | undefined, now: Date, timeZone: string): CountedDay[] {
+	const today = dayOf(now, timeZone);
+	const last = device?.limits?.day;
+	const days = last !== undefined && nextDay(last) === today ? [last, today] : [today];
+	return days.map((day) => ({ day, ...dayRange(day, timeZone) }));
 }
 
 export function pickDevices(

@@ -3,6 +3,7 @@
  * and the compact state kept per device between polls. Pure types, no n8n.
  */
 import type { Geofence } from '../geo/geofence';
+import type { Channel, ChannelCounts, DailyLimits, LimitThreshold } from '../notifications';
 import type { Device, Location } from '../wire';
 
 /** Event names users' workflows store (node-interface.md): add, never rename. */
@@ -13,6 +14,7 @@ export const EVENT_KINDS = [
 	'deviceSilent',
 	'criticalAlert',
 	'deviceExpiring',
+	'dailyLimitNear',
 ] as const;
 
 export type EventKind = (typeof EVENT_KINDS)[number];
@@ -37,6 +39,21 @@ export interface TriggerEvent {
 	expires?: string;
 	/** criticalAlert: the alert texts of the fix that matched the filter. */
 	alerts?: string[];
+	/** dailyLimitNear: which channel's count reached which threshold of its limit, on which day. */
+	channel?: Channel;
+	threshold?: LimitThreshold;
+	count?: number;
+	limit?: number;
+	day?: string;
+}
+
+/** dailyLimitNear: the limits the user entered (the API does not expose them) and how days are cut. */
+export interface DailyLimitSettings {
+	limits: DailyLimits;
+	/** Fraction of a limit, in (0, 1], at which a count is near it. */
+	share: number;
+	/** IANA zone whose midnight starts the day. */
+	timeZone: string;
 }
 
 export interface DetectionSettings {
@@ -48,8 +65,16 @@ export interface DetectionSettings {
 	expiringWithinDays: number;
 	/** criticalAlert: lower-case texts of which an alert must contain one; empty for any alert. */
 	alertFilter: string[];
+	/** dailyLimitNear: absent when the event is not watched. */
+	dailyLimit?: DailyLimitSettings;
 	/** What is seen for the first time (a device, a geofence, a newly selected event) is emitted, not only recorded. */
 	emitCurrentState: boolean;
+}
+
+/** dailyLimitNear: a device's e-mails and SMS sent on one calendar day (`YYYY-MM-DD`), as counted this poll. */
+export interface DayCounts {
+	day: string;
+	counts: ChannelCounts;
 }
 
 /** A fix as state keeps it. */
@@ -77,6 +102,8 @@ export interface DeviceState {
 	silent?: boolean;
 	/** deviceExpiring: the `expires` already dealt with ('' when checked and not within the window). */
 	expiry?: string;
+	/** dailyLimitNear: the last day counted, and the thresholds (crossingKey) already reported on it. */
+	limits?: { day: string; reported?: string[] };
 }
 
 export const STATE_VERSION = 1;

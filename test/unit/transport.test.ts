@@ -29,6 +29,13 @@ describe('envelope', () => {
 		expect(unwrapEnvelope(ENDPOINTS.getGroup, flat)).toEqual({ id: 'g', name: 'G' });
 		expect(unwrapEnvelope(ENDPOINTS.getGroup, { success: true, group: { id: 'g' } })).toEqual({ id: 'g' });
 	});
+	it.each([
+		['nothing beside the envelope', { success: true, error: null }],
+		['fields without an id, such as a huge padding', { success: true, error: null, padding: 'x'.repeat(1000) }],
+		['a wrapped group without an id', { success: true, group: { name: 'G' } }],
+	])('rejects a flat answer with %s instead of passing it off as the group', (_, body) => {
+		expect(() => unwrapEnvelope(ENDPOINTS.getGroup, body)).toThrow('The tracking API answered success without the group (no "id" in the answer)');
+	});
 	it('treats success:false as a failure with the vendor text, whatever the status', () => {
 		expect(() => unwrapEnvelope(ENDPOINTS.listDevices, { success: false, error: 'Nope.' })).toThrow('Nope.');
 	});

@@ -14,6 +14,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+function hasId(resource: Record<string, unknown>): boolean {
+	const { id } = resource;
+	return (typeof id === 'string' && id !== '') || typeof id === 'number';
+}
+
 const SHAPE_CHECKS: Record<PayloadShape, (value: unknown) => boolean> = {
 	list: Array.isArray,
 	object: isObject,
@@ -60,12 +65,12 @@ export function unwrapEnvelope(endpoint: Endpoint, body: unknown): unknown {
 			return undefined;
 		case 'flat': {
 			const wrapped = body[payload.wrapperKey];
-			if (isObject(wrapped)) return wrapped;
-			const resource = Object.fromEntries(
-				Object.entries(body).filter(([key]) => !(ENVELOPE_KEYS as readonly string[]).includes(key)),
-			);
-			if (Object.keys(resource).length === 0) {
-				throw new EnvelopeError('The tracking API answered success without the resource');
+			const resource = isObject(wrapped)
+				? wrapped
+				: Object.fromEntries(Object.entries(body).filter(([key]) => !(ENVELOPE_KEYS as readonly string[]).includes(key)));
+			// Whatever else sits beside the envelope (a proxy's padding, a debug field) is no group or user.
+			if (!hasId(resource)) {
+				throw new EnvelopeError(`The tracking API answered success without the ${payload.wrapperKey} (no "id" in the answer)`);
 			}
 			return resource;
 		}

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { checked } from '../../shared/parameters';
 import { toNumberInRange } from '../../shared/validation';
+import { DEFAULT_TIME_ZONE } from '../../shared/zonedDay';
 
 function resourceLocator(name: string, label: string, searchListMethod: string, placeholder: string): INodeProperties {
 	return {
@@ -131,6 +132,32 @@ export function collection(
 ): INodeProperties {
 	return { displayName, name, type: 'collection', placeholder, default: {}, options, ...extra };
 }
+
+/**
+ * The per-device Daily Email and SMS Limits of the web app, which the API does not expose: the user
+ * enters them, and a channel left out has no limit.
+ */
+export function dailyLimitsCollection(minValue: number, extra: Partial<INodeProperties>): INodeProperties {
+	const limit = (displayName: string, name: string): INodeProperties => ({
+		displayName,
+		name,
+		type: 'number',
+		typeOptions: { minValue },
+		default: minValue,
+	});
+	const limits = [limit('Daily Email Limit', 'emailLimit'), limit('Daily SMS Limit', 'smsLimit')];
+	return collection('dailyLimits', 'Daily Limits', 'Add Limit', limits, extra);
+}
+
+/** The zone whose midnight starts the day the daily limits count. */
+export const dayTimeZone: INodeProperties = {
+	displayName: 'Time Zone',
+	name: 'timeZone',
+	type: 'string',
+	default: DEFAULT_TIME_ZONE,
+	placeholder: 'e.g. Europe/Berlin',
+	description: 'IANA time zone whose midnight starts the day, as the daily limits in the web app do for your account',
+};
 
 /** The Name Contains filter of a getAll; `things` is the plural the description speaks of. */
 export function nameContainsFilter(things: string): INodeProperties {

@@ -6,7 +6,7 @@ import type { TrackingApiClient } from '../../../shared/transport';
 import { toNumberInRange } from '../../../shared/validation';
 import type { Alert, DateRange, Device } from '../../../shared/wire';
 import { dayOf, dayRange, DEFAULT_TIME_ZONE, toCalendarDay, toTimeZone } from '../../../shared/zonedDay';
-import { collection, deviceLocator, deviceLocatorList } from '../common.descriptions';
+import { collection, dailyLimitsCollection, dayTimeZone, deviceLocator, deviceLocatorList } from '../common.descriptions';
 
 const MAX_DAILY_LIMIT = 1_000_000;
 
@@ -26,27 +26,11 @@ const properties: INodeProperties[] = [
 	},
 	{ ...deviceLocator, description: 'The device whose messages to count', displayOptions: { show: { deviceSelection: ['one'] } } },
 	{ ...deviceLocatorList('selectedDevices', 'A device to count'), displayOptions: { show: { deviceSelection: ['selected'] } } },
-	{
-		displayName: 'Time Zone',
-		name: 'timeZone',
-		type: 'string',
-		default: DEFAULT_TIME_ZONE,
-		placeholder: 'e.g. Europe/Berlin',
-		description: 'IANA time zone whose midnight starts the day, as the daily limits in the web app do for your account',
-	},
-	collection(
-		'dailyLimits',
-		'Daily Limits',
-		'Add Limit',
-		[
-			{ displayName: 'Daily Email Limit', name: 'emailLimit', type: 'number', typeOptions: { minValue: 0 }, default: 0 },
-			{ displayName: 'Daily SMS Limit', name: 'smsLimit', type: 'number', typeOptions: { minValue: 0 }, default: 0 },
-		],
-		{
-			description:
-				'The Daily Email and SMS Limits set for the devices in the web app (the API does not expose them). With a limit, the output also says what remains and whether it is reached.',
-		},
-	),
+	dayTimeZone,
+	dailyLimitsCollection(0, {
+		description:
+			'The Daily Email and SMS Limits set for the devices in the web app (the API does not expose them). With a limit, the output also says what remains and whether it is reached.',
+	}),
 	collection('options', 'Options', 'Add Option', [
 		{
 			displayName: 'Day',

@@ -10,13 +10,13 @@ import {
 
 import * as listSearch from '../SatelliteTracking/methods/listSearch';
 import { TrackingApiClient } from '../shared/transport';
-import { advance, sampleEvents, type ReadOutcome } from '../shared/trigger/advance';
-import { pickDevices, planReads } from '../shared/trigger/plan';
-import { readState } from '../shared/trigger/state';
+import { advance, sampleEvents } from '../shared/trigger/advance';
+import { planReads } from '../shared/trigger/plan';
+import { emptyState, readState } from '../shared/trigger/state';
 import type { TriggerEvent } from '../shared/trigger/types';
 import { CREDENTIAL_TYPE } from '../shared/wire';
 import { properties } from './properties';
-import { listingRequests, readDevices, readFixes } from './readFixes';
+import { listingRequests, readDevices, readFixes, requestsPerDevice } from './readFixes';
 import { readSettings, type TriggerSettings } from './settings';
 
 /** "Fetch Test Event" reads this many devices at most: enough to show the output's shape. */
@@ -30,7 +30,7 @@ export class SatelliteTrackingTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
-		description: 'Starts a workflow when tracked devices move, cross geofences, go silent, raise alerts or near expiry',
+		description: 'Starts a workflow when tracked devices move, cross geofences, go silent, raise alerts, near expiry or near their daily e-mail/SMS limits',
 		defaults: { name: 'Satellite Tracking Trigger' },
 		polling: true,
 		inputs: [],
@@ -43,11 +43,14 @@ export class SatelliteTrackingTrigger implements INodeType {
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const settings = readSettings(this);
-		const deviceBudget = settings.maxRequestsPerPoll - listingRequests(settings.selection);
+		const listing = listingRequests(settings.selection);
+		const perDevice = requestsPerDevice(settings.detection);
+		// In devices: a device's calls are made together, so a poll never counts half a device.
+		const deviceBudget = Math.floor((settings.maxRequestsPerPoll - listing) / perDevice);
 		if (deviceBudget < 1) {
 			throw new NodeOperationError(
 				this.getNode(),
-				`Max Requests per Poll must leave room for one device read after the ${listingRequests(settings.selection)} listing call(s)`,
+				`Max Requests per Poll must leave room for one device read (${perDevice} call(s)) after the ${listing} listing call(s)`,
 			);
 		}
 		const client = await TrackingApiClient.create(this, settings.client);
@@ -57,7 +60,8 @@ export class SatelliteTrackingTrigger implements INodeType {
 
 		const staticData = this.getWorkflowStaticData('node');
 		const previous = readState(staticData.state);
-		const plan = planReads(devices.map((device) => device.id), previous, settings.readMode, deviceBudget, now);
+		const timeZone = settings.detection.dailyLimit?.timeZone;
+		const plan = planReads(devices.map((device) => device.id), previous, settings.readMode, deviceBudget, now, timeZone);
 		const outcomes = await readFixes(client, plan.reads);
 		const result = advance(previous, devices, plan, outcomes, settings.detection, now);
 		if (plan.reads.length > 0 && result.failures.length === plan.reads.length) throw result.failures[0].error;
@@ -77,16 +81,16 @@ async function sample(
 	count: number,
 	now: Date,
 ): Promise<INodeExecutionData[][] | null> {
-	const { picked } = pickDevices(
+	// As if every device were new: their last fix, and today's count.
+	const { reads } = planReads(
 		devices.map((device) => device.id),
-		undefined,
-		[],
+		emptyState(),
+		'latestFix',
 		count,
+		now,
+		settings.detection.dailyLimit?.timeZone,
 	);
-	const outcomes: Map<string, ReadOutcome> = await readFixes(
-		client,
-		picked.map((deviceId) => ({ deviceId, kind: 'last' })),
-	);
+	const outcomes = await readFixes(client, reads);
 	const events = sampleEvents(devices.filter((device) => outcomes.has(device.id)), outcomes, settings.detection, now);
 	return events.length > 0 ? [toItems(events)] : null;
 }

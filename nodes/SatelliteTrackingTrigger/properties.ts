@@ -1,7 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { deviceLocatorList, groupLocator } from '../SatelliteTracking/actions/common.descriptions';
+import { dailyLimitsCollection, dayTimeZone, deviceLocatorList, groupLocator } from '../SatelliteTracking/actions/common.descriptions';
 import { requestSettings } from '../SatelliteTracking/actions/requestSettings';
+import { DEFAULT_NEAR_SHARE } from '../shared/notifications';
 import type { EventKind } from '../shared/trigger/types';
 
 const showFor = (...events: EventKind[]) => ({ show: { events } });
@@ -14,6 +15,11 @@ const events: INodeProperties = {
 	default: ['locationUpdated'],
 	options: [
 		{ name: 'Critical Alert', value: 'criticalAlert', description: 'A new fix carries an alert' },
+		{
+			name: 'Daily Limit Near',
+			value: 'dailyLimitNear',
+			description: "A device's email or SMS count of the day reaches the set share of its daily limit, then the limit",
+		},
 		{ name: 'Device Expiring', value: 'deviceExpiring', description: "A device's license expires within the set number of days" },
 		{ name: 'Device Silent', value: 'deviceSilent', description: 'A device has sent no fix for the set number of minutes' },
 		{ name: 'Geofence Entered', value: 'geofenceEntered', description: 'A device moves into one of the geofences below' },
@@ -173,6 +179,21 @@ const eventSettings: INodeProperties[] = [
 		description: 'Report a device whose license expires within this many days; once per device and expiry date',
 		displayOptions: showFor('deviceExpiring'),
 	},
+	dailyLimitsCollection(1, {
+		description:
+			'The Daily Email and SMS Limits set for the devices in the web app (the API does not expose them). A channel without a limit here is not watched. Each watched device costs one more API call per poll.',
+		displayOptions: showFor('dailyLimitNear'),
+	}),
+	{
+		displayName: 'Near Limit Share',
+		name: 'nearShare',
+		type: 'number',
+		default: DEFAULT_NEAR_SHARE,
+		typeOptions: { minValue: 0.01, maxValue: 1, numberPrecision: 2 },
+		description: 'Report a device once its count of the day reaches this share of the limit (0.8 = 80%), and once more at the limit',
+		displayOptions: showFor('dailyLimitNear'),
+	},
+	{ ...dayTimeZone, displayOptions: showFor('dailyLimitNear') },
 ];
 
 const options: INodeProperties = {

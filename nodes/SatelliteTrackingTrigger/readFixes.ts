@@ -1,14 +1,21 @@
-/** The trigger's API reads: the devices to watch, then each device's fixes. */
+/** The trigger's API reads: the devices to watch, then each device's fixes (and alerts, to count them). */
 
+import { countNotifications } from '../shared/notifications';
 import type { TrackingApiClient } from '../shared/transport';
 import type { ReadOutcome } from '../shared/trigger/advance';
-import type { FixRead } from '../shared/trigger/plan';
+import type { CountedDay, FixRead } from '../shared/trigger/plan';
 import { selectDevices, type DeviceSelection } from '../shared/trigger/selection';
-import type { Device, Group, Location } from '../shared/wire';
+import type { DayCounts, DetectionSettings } from '../shared/trigger/types';
+import type { Alert, Device, Group, Location } from '../shared/wire';
 
 /** Calls a poll makes before reading any device: the device list, and the group in group mode. */
 export function listingRequests(selection: DeviceSelection): number {
 	return selection.by === 'group' ? 2 : 1;
+}
+
+/** Calls one device's read makes: its fixes, and its alerts when daily limits are watched. */
+export function requestsPerDevice(detection: DetectionSettings): number {
+	return detection.dailyLimit ? 2 : 1;
 }
 
 export async function readDevices(client: TrackingApiClient, selection: DeviceSelection): Promise<Device[]> {
@@ -25,7 +32,8 @@ export async function readFixes(client: TrackingApiClient, reads: FixRead[]): Pr
 	const outcomes = await Promise.all(
 		reads.map(async (read): Promise<[string, ReadOutcome]> => {
 			try {
-				return [read.deviceId, { ok: true, fixes: await readOne(client, read) }];
+				const [fixes, notifications] = await Promise.all([readOne(client, read), countDays(client, read.deviceId, read.days)]);
+				return [read.deviceId, notifications ? { ok: true, fixes, notifications } : { ok: true, fixes }];
 			} catch (error) {
 				return [read.deviceId, { ok: false, error }];
 			}
@@ -42,4 +50,12 @@ async function readOne(client: TrackingApiClient, read: FixRead): Promise<Locati
 	}
 	const last = await client.find<Location | null>('getLastLocation', { deviceId });
 	return last ? [last] : [];
+}
+
+/** One alerts call over the days, counted day by day; a device that failed either read is read again next poll. */
+async function countDays(client: TrackingApiClient, deviceId: string, days?: CountedDay[]): Promise<DayCounts[] | undefined> {
+	if (!days || days.length === 0) return undefined;
+	const range = { from: days[0].from, to: days[days.length - 1].to };
+	const alerts = (await client.find<Alert[]>('getAlerts', { deviceId }, range)) ?? [];
+	return days.map(({ day, from, to }) => ({ day, counts: countNotifications(alerts, { from, to }) }));
 }

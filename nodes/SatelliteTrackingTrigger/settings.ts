@@ -3,11 +3,13 @@ import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-w
 
 import { clientOptions } from '../SatelliteTracking/actions/requestSettings';
 import { circleGeofence, geoJsonGeofence, pointsGeofence, type Geofence } from '../shared/geo/geofence';
+import { DEFAULT_NEAR_SHARE } from '../shared/notifications';
 import type { ClientOptions } from '../shared/transport';
 import type { ReadMode } from '../shared/trigger/plan';
 import type { DeviceSelection } from '../shared/trigger/selection';
-import { EVENT_KINDS, type DetectionSettings, type EventKind } from '../shared/trigger/types';
-import { toNonEmptyText, toResourceId, type Check } from '../shared/validation';
+import { EVENT_KINDS, type DailyLimitSettings, type DetectionSettings, type EventKind } from '../shared/trigger/types';
+import { toNonEmptyText, toNumberInRange, toResourceId, type Check } from '../shared/validation';
+import { DEFAULT_TIME_ZONE, toTimeZone } from '../shared/zonedDay';
 
 export interface TriggerSettings {
 	detection: DetectionSettings;
@@ -45,6 +47,7 @@ export function readSettings(context: IPollFunctions): TriggerSettings {
 				.split(',')
 				.map((text) => text.trim().toLowerCase())
 				.filter((text) => text !== ''),
+			dailyLimit: events.includes('dailyLimitNear') ? readDailyLimit(context, parameter, check) : undefined,
 			emitCurrentState: parameter<IDataObject>('options', {}).emitCurrentState === true,
 		},
 		selection: readSelection(parameter, check),
@@ -79,6 +82,41 @@ function readSelection(parameter: Parameter, check: Checker): DeviceSelection {
 		default:
 			return { by: 'all' };
 	}
+}
+
+function readDailyLimit(context: IPollFunctions, parameter: Parameter, check: Checker): DailyLimitSettings {
+	const { emailLimit, smsLimit } = parameter<IDataObject>('dailyLimits', {});
+	const limits = {
+		email: check('Daily Email Limit', toDailyLimit(emailLimit)),
+		sms: check('Daily SMS Limit', toDailyLimit(smsLimit)),
+	};
+	if (limits.email === undefined && limits.sms === undefined) {
+		throw new NodeOperationError(context.getNode(), 'Add a Daily Email Limit or a Daily SMS Limit to watch for daily limit events');
+	}
+	return {
+		limits,
+		share: check('Near Limit Share', toShare(parameter('nearShare', DEFAULT_NEAR_SHARE))),
+		timeZone: check('Time Zone', toTimeZone(parameter('timeZone', DEFAULT_TIME_ZONE))),
+	};
+}
+
+/** Empty: the channel is not watched. 0 is refused: it would be near and reached before anything was sent. */
+function toDailyLimit(value: unknown): Check<number | undefined> {
+	if (value === undefined || value === null || value === '') return { ok: true, value: undefined };
+	const number = toNumberInRange(value, -Infinity, Infinity);
+	if (!number.ok) return number;
+	if (number.value < 1) {
+		return { ok: false, problem: `must be 1 or more, or removed to stop watching the channel (got ${number.value})` };
+	}
+	return { ok: true, value: Math.floor(number.value) };
+}
+
+function toShare(value: unknown): Check<number> {
+	const number = toNumberInRange(value, -Infinity, Infinity);
+	if (!number.ok) return number;
+	return number.value > 0 && number.value <= 1
+		? number
+		: { ok: false, problem: `must be above 0 and at most 1, e.g. 0.8 for 80% (got ${number.value})` };
 }
 
 function readGeofences(collection: IDataObject, check: Checker): Geofence[] {

@@ -462,4 +462,141 @@ describe('Satellite Tracking Trigger', () => {
 			expect(events.find((e) => e.event === 'deviceExpiring')?.expires).toBe(h.sandbox.store.getDevice(expiringSoonDeviceIds[0])?.expires);
 		});
 	});
+
+	describe('dailyLimitNear', () => {
+		const ALERTS_ROUTE = 'POST /api/devices/{deviceId}/alerts';
+		const scripted = { deviceSelection: 'tag', tagKey: 'scripted', tagValue: 'yes' };
+		const limits = { dailyLimits: { emailLimit: 10, smsLimit: 5 } };
+		const times = (n: number, channel: string) => Array<string>(n).fill(channel);
+		const crossing = (event: TriggerEvent) => `${event.deviceId} ${event.channel}:${event.threshold} ${event.day}`;
+
+		it('fires each threshold once per device and day over 18 polls: near, limit, both at once, the next day, across a restart', async () => {
+			// 20:00 in Berlin (UTC+2 in May): its midnight falls on poll 12.
+			const T0 = Date.parse('2026-05-04T18:00:00Z');
+			const setNow = useClock(T0);
+			const at = (poll: number) => T0 + poll * 20 * MINUTE;
+			await withSandbox({ deviceCount: 2 }, async (h) => {
+				const { sandbox } = h;
+				for (const id of ['calm-1', 'climb-1', 'jump-1']) addDevice(sandbox, id);
+				addFix(sandbox, 'climb-1', T0 - MINUTE, { latitude: 5, longitude: 5 });
+				const send = (id: string, time: number, notifications: string[]) =>
+					sandbox.store.addAlert(id, { dateTime: new Date(time).toISOString(), notifications });
+				// Sent before each poll; e-mail limit 10 (near at 8), SMS limit 5 (near at 4).
+				const script: Record<number, Array<[string, number, string[]]>> = {
+					0: [
+						['climb-1', at(0) - MINUTE, times(2, 'Email')],
+						['calm-1', at(0) - MINUTE, [...times(3, 'Email'), 'SMS', 'Push']],
+					],
+					1: [['climb-1', at(1) - MINUTE, times(5, 'Email')]],
+					2: [['climb-1', at(2) - MINUTE, ['Email']]],
+					4: [['jump-1', at(4) - MINUTE, times(5, 'SMS')]],
+					6: [['climb-1', at(6) - MINUTE, times(2, 'Email')]],
+					7: [
+						['climb-1', at(7) - MINUTE, times(2, 'Email')],
+						['calm-1', at(7) - MINUTE, [...times(4, 'Email'), 'SMS', 'SMS']],
+					],
+					// 23:55 in Berlin, after poll 11's count: reported at poll 12, for the day it was sent.
+					12: [['calm-1', at(12) - 5 * MINUTE, ['Email']]],
+					13: [['climb-1', at(13) - MINUTE, times(8, 'Email')]],
+					15: [['jump-1', at(15) - MINUTE, times(3, 'SMS')]],
+					16: [['climb-1', at(16) - MINUTE, [...times(2, 'Email'), ...times(4, 'SMS')]]],
+				};
+				const expected: Record<number, string[]> = {
+					2: ['climb-1 email:near 2026-05-04'],
+					4: ['jump-1 sms:near 2026-05-04', 'jump-1 sms:limit 2026-05-04'],
+					6: ['climb-1 email:limit 2026-05-04'],
+					12: ['calm-1 email:near 2026-05-04'],
+					13: ['climb-1 email:near 2026-05-05'],
+					16: ['climb-1 email:limit 2026-05-05', 'climb-1 sms:near 2026-05-05'],
+				};
+				const parameters = { events: ['dailyLimitNear'], ...scripted, ...limits, timeZone: 'Europe/Berlin' };
+				let staticData: IDataObject = {};
+				for (let poll = 0; poll < 18; poll++) {
+					setNow(at(poll));
+					for (const [id, time, notifications] of script[poll] ?? []) send(id, time, notifications);
+					if (poll === 5) {
+						staticData = restartedFrom(staticData);
+						h.restart();
+					}
+					const events = await h.poll(parameters, staticData);
+					expect({ poll, events: events.map(crossing) }).toEqual({ poll, events: expected[poll] ?? [] });
+					if (poll === 2) {
+						expect(events[0]).toEqual({
+							event: 'dailyLimitNear',
+							deviceId: 'climb-1',
+							deviceName: 'Scripted climb-1',
+							location: sandbox.store.lastLocation('climb-1'),
+							channel: 'email',
+							threshold: 'near',
+							count: 8,
+							limit: 10,
+							day: '2026-05-04',
+						});
+					}
+					if (poll === 4) expect(events[0]).toMatchObject({ location: null, count: 5, limit: 5 });
+				}
+				// A restart right after events re-emits none of them.
+				const restarted = restartedFrom(staticData);
+				h.restart();
+				expect(await h.poll(parameters, restarted)).toEqual([]);
+			});
+		});
+
+		it('adds one alerts call per device only when selected, keeps to Max Requests per Poll, and loses no crossing to the round robin', async () => {
+			const T0 = Date.parse('2026-05-04T08:00:00Z');
+			const setNow = useClock(T0);
+			await withSandbox({ deviceCount: 1 }, async (h) => {
+				const ids = ['dev-a', 'dev-b', 'dev-c', 'dev-d', 'dev-e', 'dev-f'];
+				for (const id of ids) addDevice(h.sandbox, id);
+				await h.poll({ events: ['locationUpdated', 'deviceSilent'], ...scripted, ...limits }, {});
+				expect(h.lastPollRequests()).toHaveLength(ids.length + 1);
+				expect(h.lastPollRequests().filter((r) => r.route === ALERTS_ROUTE)).toEqual([]);
+
+				await h.poll({ events: ['locationUpdated', 'dailyLimitNear'], ...scripted, ...limits }, {});
+				const requests = h.lastPollRequests();
+				expect(requests).toHaveLength(2 * ids.length + 1);
+				const alertCalls = requests.filter((r) => r.route === ALERTS_ROUTE);
+				expect(alertCalls.map((r) => r.deviceId).sort()).toEqual(ids);
+				expect(alertCalls[0].body).toEqual({ from: '2026-05-04T00:00:00.000Z', to: '2026-05-04T23:59:59.999Z' });
+
+				// The device list and two devices of two calls each.
+				const budgeted = { events: ['dailyLimitNear'], ...scripted, ...limits, requestSettings: { maxRequestsPerPoll: 5 } };
+				const staticData: IDataObject = {};
+				const reported: string[] = [];
+				for (let poll = 0; poll < 9; poll++) {
+					setNow(T0 + poll * 5 * MINUTE);
+					// Every device reaches its limit while the budget reads only two of them per poll.
+					if (poll === 3) for (const id of ids) h.sandbox.store.addAlert(id, { dateTime: new Date(T0 + 14 * MINUTE).toISOString(), notifications: times(10, 'Email') });
+					reported.push(...(await h.poll(budgeted, staticData)).map(crossing));
+					expect(h.lastPollRequests()).toHaveLength(5);
+					expect(h.lastPollRequests().filter((r) => r.route === ALERTS_ROUTE)).toHaveLength(2);
+				}
+				expect(reported.sort()).toEqual(ids.flatMap((id) => [`${id} email:limit 2026-05-04`, `${id} email:near 2026-05-04`]));
+				await expect(h.poll({ ...budgeted, requestSettings: { maxRequestsPerPoll: 2 } }, {})).rejects.toThrow(
+					/leave room for one device read \(2 call/,
+				);
+
+				// "Fetch Test Event": today's crossings of up to five devices, state untouched.
+				const sampleData: IDataObject = {};
+				const sample = await h.poll({ events: ['dailyLimitNear'], ...scripted, ...limits }, sampleData, 'manual');
+				expect(sample.map(crossing)).toEqual(
+					ids.slice(0, 5).flatMap((id) => [`${id} email:near 2026-05-04`, `${id} email:limit 2026-05-04`]),
+				);
+				expect(sampleData).toEqual({});
+			});
+		});
+
+		it('refuses a limit of 0, no limit at all, a share out of range and an unknown time zone, naming the field', async () => {
+			await withSandbox({ deviceCount: 1 }, async (h) => {
+				const poll = (extra: IDataObject) => h.poll({ events: ['dailyLimitNear'], ...extra }, {});
+				await expect(poll({ dailyLimits: { emailLimit: 0 } })).rejects.toThrow('Daily Email Limit must be 1 or more');
+				await expect(poll({ dailyLimits: { emailLimit: 10, smsLimit: -1 } })).rejects.toThrow('Daily SMS Limit must be 1 or more');
+				await expect(poll({ dailyLimits: {} })).rejects.toThrow('Add a Daily Email Limit or a Daily SMS Limit');
+				await expect(poll({ ...limits, nearShare: 0 })).rejects.toThrow('Near Limit Share must be above 0');
+				await expect(poll({ ...limits, timeZone: 'Mars/Olympus' })).rejects.toThrow('Invalid "Time Zone"');
+				// Not selected: its fields are not read at all.
+				await expect(h.poll({ events: ['locationUpdated'], dailyLimits: { emailLimit: 0 } }, {})).resolves.toEqual([]);
+			});
+		});
+	});
 });

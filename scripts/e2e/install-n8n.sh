@@ -75,7 +75,17 @@ cat >"$DIR/package.json" <<JSON
 JSON
 
 if [ "$LANE" = "2.8" ]; then
-  (cd "$DIR" && npm install --no-audit --no-fund)
+  (
+    cd "$DIR"
+    # sqlite3 compiles from source: build against the system Node's own headers so node-gyp never
+    # tries to download them (offline), whatever ~/.npmrc says.
+    NODE_PREFIX="$(dirname "$(dirname "$(command -v node)")")"
+    if [ -f "$NODE_PREFIX/include/node/node.h" ]; then
+      export npm_config_nodedir="$NODE_PREFIX"
+    fi
+    log "node $(node --version) for the install${npm_config_nodedir:+, headers from $npm_config_nodedir}"
+    npm install --no-audit --no-fund
+  )
 else
   install_node24
   # Only the n8n install/rebuild (and later the n8n processes) see Node 24; native modules build

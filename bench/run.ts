@@ -54,6 +54,13 @@ async function main(): Promise<void> {
 	const { upsertScenario } = await import('./scenarios/upsert');
 	const { capScenarios } = await import('./scenarios/cap');
 
+	// A hung sandbox or request must not hang CI: give up well past any honest run's length.
+	const limitMinutes = args.smoke ? 3 : 15;
+	setTimeout(() => {
+		console.error(`Bench: still running after ${limitMinutes} minutes; giving up.`);
+		process.exit(1);
+	}, limitMinutes * 60_000).unref();
+
 	const started = new Date();
 	const startedMs = performance.now();
 	const diy = loadHttpRequestNode();

@@ -311,8 +311,7 @@ async function p2qQuota(ctx: BenchContext, sandbox: SandboxProcess, engine: Engi
 				figure: `DIY: HTTP Request node under the quota: completed`,
 				value: diy.completed,
 				unit: `/ ${items}`,
-				target: `${items}/${items}`,
-				verdict: verdict(diy.completed === items),
+				verdict: 'info',
 				note: `${diy.tooManyRequests} answers of 429 from ${diy.requests} requests in ${(diy.wallMs / 1000).toFixed(1)} s${diy.error ? `; the node failed: ${diy.error}` : ''}`,
 			});
 		} else {

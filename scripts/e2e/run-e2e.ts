@@ -705,6 +705,7 @@ async function runLane(lane: Lane, packed: Packed, cases: WorkflowCase[], tmpRoo
 		let passedWorkflows = 0;
 		let checked = 0;
 		const loadProblems = new Set<string>();
+		const notes: string[] = [];
 		const via = (c: WorkflowCase) => c.expectation.run?.via ?? 'execute';
 
 		const record = async (c: WorkflowCase, how: string, outcome: { run?: N8nRun; error?: string; ms: number }) => {
@@ -741,7 +742,14 @@ async function runLane(lane: Lane, packed: Packed, cases: WorkflowCase[], tmpRoo
 			for (const p of packageLoadProblems(r.stdout + r.stderr)) loadProblems.add(p.trim());
 			const run = parseRunJson(r.stdout);
 			let error: string | undefined;
-			if (r.code !== 0) {
+			if (r.code === null && r.signal && !r.timedOut && run?.finished === true && run.status === 'success') {
+				// Seen once in ~50 n8n 2.41.1 processes on Node 24 (never on 2.8.4/Node 20), not reproducible on
+				// demand: the process dies with SIGSEGV while shutting down, after printing the complete run.
+				// n8n's own record says the run finished successfully, so the checks still run on it; the crash
+				// is reported in the lane summary rather than hidden.
+				notes.push(`${c.name}: n8n ${lane.n8nVersion} died with ${r.signal} on exit after printing a complete, successful run`);
+				log(`  ! ${c.name}: n8n execute died with ${r.signal} after printing a complete run (status success); checking that run`);
+			} else if (r.code !== 0) {
 				const reason =
 					(run?.data?.resultData?.error ? describeError(run.data.resultData.error) : undefined) ??
 					executionError(r.stdout + r.stderr) ??
@@ -795,7 +803,10 @@ async function runLane(lane: Lane, packed: Packed, cases: WorkflowCase[], tmpRoo
 			log(`  n8n log lines about the package (warnings/errors):\n${[...loadProblems].map((l) => `      | ${l}`).join('\n')}`);
 			failures.push(`n8n logged ${loadProblems.size} warning/error line(s) about the package`);
 		}
-		return result(`${passedWorkflows}/${cases.length} workflows passed; ${tokenLine}`);
+		return result(
+			`${passedWorkflows}/${cases.length} workflows passed; ${tokenLine}` +
+				notes.map((n) => `\n      note: ${n}`).join(''),
+		);
 	} catch (error) {
 		const message = error instanceof Error ? error.message : String(error);
 		failures.push(message);

@@ -134,7 +134,7 @@ describe('RequestPacer', () => {
 
 	it('halves concurrency after a 429 and grows it back with successes', async () => {
 		const pacer = new RequestPacer({ maxConcurrent: 8 });
-		pacer.throttled(0);
+		pacer.throttled(0, true);
 		let running = 0;
 		let peak = 0;
 		await Promise.all(
@@ -171,11 +171,11 @@ describe('RequestPacer', () => {
 			return peak;
 		};
 		// Three requests of one burst answered 429: one overload.
-		for (let i = 0; i < 3; i++) pacer.throttled(1000);
+		for (let i = 0; i < 3; i++) pacer.throttled(1000, true);
 		expect(await peakConcurrency()).toBe(4);
 		expect(now).toBe(1000);
 		// A 429 after the pause is a new overload.
-		pacer.throttled(1000);
+		pacer.throttled(1000, true);
 		expect(await peakConcurrency()).toBe(2);
 	});
 
@@ -229,8 +229,44 @@ describe('RequestPacer', () => {
 		let now = 0;
 		const clock = { now: () => now, sleep: async (ms: number) => void (now += ms) };
 		const pacer = new RequestPacer({ maxConcurrent: 4 }, clock);
-		pacer.throttled(2000);
+		pacer.throttled(2000, true);
 		(await pacer.acquire())();
 		expect(now).toBe(2000);
+	});
+
+	it('after a 429, spaces sends just under the rate the service accepted over the Retry-After span', async () => {
+		let now = 0;
+		const clock = { now: () => now, sleep: async (ms: number) => void (now += ms) };
+		const pacer = new RequestPacer({ maxConcurrent: 8 }, clock);
+		// 190 answers accepted within the last second (one every 5 ms), then a 429 with Retry-After 1 s.
+		for (let i = 0; i < 190; i++) {
+			now += 5;
+			(await pacer.acquire())();
+			pacer.succeeded();
+		}
+		pacer.throttled(1000, true);
+		const pausedFrom = now;
+		const sentAt: number[] = [];
+		for (let i = 0; i < 4; i++) {
+			(await pacer.acquire())();
+			sentAt.push(now - pausedFrom);
+		}
+		const spacing = 1000 / (190 * 0.95);
+		expect(sentAt[0]).toBe(1000);
+		expect(sentAt[3] - sentAt[0]).toBeCloseTo(3 * spacing, 6);
+	});
+
+	it('treats a 503 as an outage, not a quota: fewer requests at once, no learned rate', async () => {
+		let now = 0;
+		const clock = { now: () => now, sleep: async (ms: number) => void (now += ms) };
+		const pacer = new RequestPacer({ maxConcurrent: 8 }, clock);
+		for (let i = 0; i < 50; i++) pacer.succeeded();
+		pacer.throttled(100, false);
+		const sentAt: number[] = [];
+		for (let i = 0; i < 3; i++) {
+			(await pacer.acquire())();
+			sentAt.push(now);
+		}
+		expect(sentAt).toEqual([100, 100, 100]);
 	});
 });

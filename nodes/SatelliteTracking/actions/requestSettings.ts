@@ -2,7 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { MAX_RETRIES, type ClientOptions } from '../../shared/transport';
 
-export const DEFAULT_CONCURRENCY = 5;
+// Enough in flight to outpace a typical per-account quota despite n8n's per-request overhead
+// (about 30 ms here), so the quota, not the client, sets the pace; the pacer keeps it under.
+export const DEFAULT_CONCURRENCY = 8;
 
 export const requestSettings: INodeProperties = {
 	displayName: 'Request Settings',

@@ -130,7 +130,7 @@ export class TrackingApiClient {
 			if (attempt >= this.maxRetries || !isRetryable(failure, endpoint.read)) return { ok: false, failure };
 			const delay = retryDelayMs(attempt, failure.retryAfterMs, Math.random);
 			if (failure.status === 429 || failure.status === 503) {
-				this.pacer.throttled(delay);
+				this.pacer.throttled(delay, failure.status === 429);
 			} else {
 				await sleep(delay);
 			}

@@ -16,11 +16,16 @@ const systemClock: Clock = { now: Date.now, sleep };
 const RATE_WINDOW_MS = 60_000;
 /** Successes in a row before one more request may run in parallel again after a 429. */
 const SUCCESSES_PER_STEP_UP = 20;
+/** After a 429, requests are paced a little under the rate the service accepted before it. */
+const LEARNED_RATE_SHARE = 0.95;
+/** Too few recent successes say nothing about the quota; fall back to fewer parallel requests. */
+const MIN_SUCCESSES_TO_LEARN = 10;
 
 /**
  * Paces every request of one node run. A 429 pauses all of them, not only the one that got it,
- * and halves how many run at once (growing back as requests succeed), so a batch settles under
- * the account's quota instead of failing item after item.
+ * then spaces sends just under the rate the service accepted before refusing (or, without enough
+ * history, halves how many run at once), so a batch settles under the account's quota instead of
+ * failing item after item or bursting into the next refusal.
  */
 export class RequestPacer {
 	private readonly maxConcurrent: number;
@@ -46,6 +51,14 @@ export class RequestPacer {
 
 	private readonly requestsPerMinute: number;
 
+	/** When recent successful answers came in, oldest first (the last 60 s at most). */
+	private readonly succeededAt: number[] = [];
+
+	/** Minimum spacing between sends learned from a 429; 0 while the service has not pushed back. */
+	private spacingMs = 0;
+
+	private nextSendAt = 0;
+
 	constructor(options: PacerOptions, private readonly clock: Clock = systemClock) {
 		this.maxConcurrent = Math.max(1, Math.floor(options.maxConcurrent));
 		this.allowed = this.maxConcurrent;
@@ -62,6 +75,7 @@ export class RequestPacer {
 		let counted = false;
 		try {
 			await this.waitForPause();
+			await this.waitForSpacing();
 			counted = await this.waitForRateWindow();
 			ready = true;
 		} finally {
@@ -71,6 +85,9 @@ export class RequestPacer {
 	}
 
 	succeeded(): void {
+		const now = this.clock.now();
+		this.succeededAt.push(now);
+		while (this.succeededAt[0] <= now - RATE_WINDOW_MS) this.succeededAt.shift();
 		if (this.allowed >= this.maxConcurrent) return;
 		if (++this.successStreak >= SUCCESSES_PER_STEP_UP) {
 			this.successStreak = 0;
@@ -79,13 +96,34 @@ export class RequestPacer {
 		}
 	}
 
-	throttled(delayMs: number): void {
+	/** The service pushed back: 429 (over the quota) or 503 (unavailable). */
+	throttled(delayMs: number, overQuota: boolean): void {
 		const now = this.clock.now();
 		// No request is sent during a pause, so a 429 that arrives in one answers a request sent
 		// before it: the same overload, already dealt with.
-		if (this.pausedUntil <= now) this.allowed = Math.max(1, Math.floor(this.allowed / 2));
+		if (this.pausedUntil <= now) {
+			if (overQuota) this.learnQuota(now, delayMs);
+			else this.allowed = Math.max(1, Math.floor(this.allowed / 2));
+		}
 		this.pausedUntil = Math.max(this.pausedUntil, now + delayMs);
 		this.successStreak = 0;
+	}
+
+	/**
+	 * The service's quota window is unknown, but Retry-After says when it frees up: the requests it
+	 * accepted over that span before refusing are about what it allows per span. Sends are then
+	 * spaced to stay just under that rate, instead of bursting into the next refusal. Without
+	 * enough recent successes to judge, fewer requests run at once instead.
+	 */
+	private learnQuota(now: number, retryAfterMs: number): void {
+		const span = Math.min(Math.max(retryAfterMs, 1000), RATE_WINDOW_MS);
+		const accepted = this.succeededAt.filter((at) => at > now - span).length;
+		if (accepted < MIN_SUCCESSES_TO_LEARN) {
+			this.allowed = Math.max(1, Math.floor(this.allowed / 2));
+			return;
+		}
+		const learnedSpacing = span / (accepted * LEARNED_RATE_SHARE);
+		this.spacingMs = Math.max(this.spacingMs * 1.25, learnedSpacing);
 	}
 
 	private release(counted: boolean): void {
@@ -106,6 +144,14 @@ export class RequestPacer {
 		for (let wait = this.pausedUntil - this.clock.now(); wait > 0; wait = this.pausedUntil - this.clock.now()) {
 			await this.clock.sleep(wait);
 		}
+	}
+
+	private async waitForSpacing(): Promise<void> {
+		if (this.spacingMs === 0) return;
+		const now = this.clock.now();
+		const slot = Math.max(now, this.nextSendAt);
+		this.nextSendAt = slot + this.spacingMs;
+		if (slot > now) await this.clock.sleep(slot - now);
 	}
 
 	/**

@@ -115,6 +115,19 @@ describe('failure descriptions', () => {
 	});
 });
 
+/** Time that passes only when the pacer sleeps or a test moves it on. */
+function fakeClock() {
+	return {
+		time: 0,
+		now() {
+			return this.time;
+		},
+		async sleep(ms: number) {
+			this.time += ms;
+		},
+	};
+}
+
 describe('RequestPacer', () => {
 	it('never runs more than the allowed requests at once', async () => {
 		const pacer = new RequestPacer({ maxConcurrent: 3 });
@@ -153,8 +166,7 @@ describe('RequestPacer', () => {
 	});
 
 	it('halves concurrency once per overload: 429s that arrive during its pause answer requests sent before it', async () => {
-		let now = 0;
-		const clock = { now: () => now, sleep: async (ms: number) => void (now += ms) };
+		const clock = fakeClock();
 		const pacer = new RequestPacer({ maxConcurrent: 8 }, clock);
 		const peakConcurrency = async () => {
 			let running = 0;
@@ -173,33 +185,31 @@ describe('RequestPacer', () => {
 		// Three requests of one burst answered 429: one overload.
 		for (let i = 0; i < 3; i++) pacer.throttled(1000, true);
 		expect(await peakConcurrency()).toBe(4);
-		expect(now).toBe(1000);
+		expect(clock.time).toBe(1000);
 		// A 429 after the pause is a new overload.
 		pacer.throttled(1000, true);
 		expect(await peakConcurrency()).toBe(2);
 	});
 
 	it('caps requests per 60 s window', async () => {
-		let now = 0;
-		const clock = { now: () => now, sleep: async (ms: number) => void (now += ms) };
+		const clock = fakeClock();
 		const pacer = new RequestPacer({ maxConcurrent: 10, requestsPerMinute: 3 }, clock);
 		const sentAt: number[] = [];
 		for (let i = 0; i < 7; i++) {
 			(await pacer.acquire())();
-			sentAt.push(now);
+			sentAt.push(clock.time);
 		}
 		expect(sentAt).toEqual([0, 0, 0, 60_000, 60_000, 60_000, 120_000]);
 	});
 
 	it('counts a request in the 60 s window until 60 s after its answer, as the service sees it arrive in between', async () => {
-		let now = 0;
-		const clock = { now: () => now, sleep: async (ms: number) => void (now += ms) };
+		const clock = fakeClock();
 		const pacer = new RequestPacer({ maxConcurrent: 10, requestsPerMinute: 2 }, clock);
 		const sentAt: number[] = [];
 		for (let i = 0; i < 4; i++) {
 			const release = await pacer.acquire();
-			sentAt.push(now);
-			now += 500; // each answer takes 500 ms
+			sentAt.push(clock.time);
+			clock.time += 500; // each answer takes 500 ms
 			release();
 		}
 		// The third goes 60 s after the first answer (500), not 60 s after the first send (0): the
@@ -208,8 +218,7 @@ describe('RequestPacer', () => {
 	});
 
 	it('under a cap below the concurrency, waits for an answer when every counted request is under way', async () => {
-		let now = 0;
-		const clock = { now: () => now, sleep: async (ms: number) => void (now += ms) };
+		const clock = fakeClock();
 		const pacer = new RequestPacer({ maxConcurrent: 5, requestsPerMinute: 1 }, clock);
 		const first = await pacer.acquire();
 		let secondSent = false;
@@ -219,37 +228,35 @@ describe('RequestPacer', () => {
 		});
 		await new Promise((resolve) => setImmediate(resolve));
 		expect(secondSent).toBe(false);
-		now = 1000;
+		clock.time = 1000;
 		first();
 		(await second)();
-		expect(now).toBe(61_000);
+		expect(clock.time).toBe(61_000);
 	});
 
 	it('pauses every request after a 429 until its Retry-After has passed', async () => {
-		let now = 0;
-		const clock = { now: () => now, sleep: async (ms: number) => void (now += ms) };
+		const clock = fakeClock();
 		const pacer = new RequestPacer({ maxConcurrent: 4 }, clock);
 		pacer.throttled(2000, true);
 		(await pacer.acquire())();
-		expect(now).toBe(2000);
+		expect(clock.time).toBe(2000);
 	});
 
 	it('after a 429, spaces sends just under the rate the service accepted over the Retry-After span', async () => {
-		let now = 0;
-		const clock = { now: () => now, sleep: async (ms: number) => void (now += ms) };
+		const clock = fakeClock();
 		const pacer = new RequestPacer({ maxConcurrent: 8 }, clock);
 		// 190 answers accepted within the last second (one every 5 ms), then a 429 with Retry-After 1 s.
 		for (let i = 0; i < 190; i++) {
-			now += 5;
+			clock.time += 5;
 			(await pacer.acquire())();
 			pacer.succeeded();
 		}
 		pacer.throttled(1000, true);
-		const pausedFrom = now;
+		const pausedFrom = clock.time;
 		const sentAt: number[] = [];
 		for (let i = 0; i < 4; i++) {
 			(await pacer.acquire())();
-			sentAt.push(now - pausedFrom);
+			sentAt.push(clock.time - pausedFrom);
 		}
 		const spacing = 1000 / (190 * 0.95);
 		expect(sentAt[0]).toBe(1000);
@@ -257,15 +264,14 @@ describe('RequestPacer', () => {
 	});
 
 	it('treats a 503 as an outage, not a quota: fewer requests at once, no learned rate', async () => {
-		let now = 0;
-		const clock = { now: () => now, sleep: async (ms: number) => void (now += ms) };
+		const clock = fakeClock();
 		const pacer = new RequestPacer({ maxConcurrent: 8 }, clock);
 		for (let i = 0; i < 50; i++) pacer.succeeded();
 		pacer.throttled(100, false);
 		const sentAt: number[] = [];
 		for (let i = 0; i < 3; i++) {
 			(await pacer.acquire())();
-			sentAt.push(now);
+			sentAt.push(clock.time);
 		}
 		expect(sentAt).toEqual([100, 100, 100]);
 	});

@@ -4,7 +4,7 @@ import { checked, getResourceId, invalidInput } from '../../../shared/parameters
 import type { TrackingApiClient } from '../../../shared/transport';
 import { toBoolean, toNonEmptyText, type Check } from '../../../shared/validation';
 import { COMMAND_FORMATS, type CommandFormat, type SendCommandRequest } from '../../../shared/wire';
-import { deviceLocator } from '../common.descriptions';
+import { collection, deviceLocator } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	{ ...deviceLocator, description: 'The device to send the command to' },
@@ -16,30 +16,23 @@ const properties: INodeProperties[] = [
 		required: true,
 		description: "The command in the device's own protocol",
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{
-				displayName: 'Format',
-				name: 'format',
-				type: 'options',
-				default: 'Text',
-				options: COMMAND_FORMATS.map((format) => ({ name: format, value: format })),
-				description: 'How the command text is encoded',
-			},
-			{
-				displayName: 'Send by SMS',
-				name: 'sms',
-				type: 'boolean',
-				default: false,
-				description: "Whether to send the command as an SMS to the device's phone number instead of over its data link",
-			},
-		],
-	},
+	collection('additionalFields', 'Additional Fields', 'Add Field', [
+		{
+			displayName: 'Format',
+			name: 'format',
+			type: 'options',
+			default: 'Text',
+			options: COMMAND_FORMATS.map((format) => ({ name: format, value: format })),
+			description: 'How the command text is encoded',
+		},
+		{
+			displayName: 'Send by SMS',
+			name: 'sms',
+			type: 'boolean',
+			default: false,
+			description: "Whether to send the command as an SMS to the device's phone number instead of over its data link",
+		},
+	]),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['device'], operation: ['sendCommand'] } }, properties);

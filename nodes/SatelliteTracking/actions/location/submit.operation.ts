@@ -9,7 +9,7 @@ import {
 	type Location,
 	type LocationsRequest,
 } from '../../../shared/wire';
-import { deviceLocator, keyValueCollection, keyValueMap } from '../common.descriptions';
+import { collection, deviceLocator, keyValueCollection, keyValueMap } from '../common.descriptions';
 
 /** The field's name in the UI, which error messages use too. */
 const label = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
@@ -34,19 +34,17 @@ const properties: INodeProperties[] = [
 	{ displayName: 'Latitude', name: 'latitude', type: 'number', default: 0, required: true, typeOptions: { numberPrecision: 6 } },
 	{ displayName: 'Longitude', name: 'longitude', type: 'number', default: 0, required: true, typeOptions: { numberPrecision: 6 } },
 	{ displayName: 'Date Time', name: 'dateTime', type: 'dateTime', default: '', required: true, description: 'When the fix was taken' },
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
+	collection(
+		'additionalFields',
+		'Additional Fields',
+		'Add Field',
+		[
 			...numberFields,
 			...textListFields,
 			{ displayName: 'Has Critical Alert', name: 'hasCriticalAlert', type: 'boolean', default: false } as INodeProperties,
 			keyValueCollection('attributes', 'Attributes', 'Free-form attributes of the fix'),
 		].sort((a, b) => a.displayName.localeCompare(b.displayName)),
-	},
+	),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['location'], operation: ['submit'] } }, properties);

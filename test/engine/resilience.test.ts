@@ -1,5 +1,6 @@
 import { LoggerProxy, type INodeParameters } from 'n8n-workflow';
 
+import { RequestPacer } from '../../nodes/shared/transport/pacer';
 import { DEMO_API_KEY } from '../../sandbox/server';
 import { byId, fromItem, jsonOf, useSandbox } from '../support/sandboxed';
 
@@ -55,6 +56,23 @@ describe('transport behaviour in the engine', () => {
 		);
 		expect(ctx.sandbox.writes.filter((write) => write.kind === 'sendCommand')).toHaveLength(1);
 		expect(result.items[0].json.error).toBe('Could not get an answer from the tracking API: the connection was reset');
+	});
+
+	it('learns a quota only from a 429 that says when to come back; others just slow it down for a while', async () => {
+		// Learning from a 429 without Retry-After took a made-up 1 s span and compounded with each
+		// such 429: a 10,000-item run under a steady trickle of them would never end.
+		const throttled = jest.spyOn(RequestPacer.prototype, 'throttled');
+		try {
+			for (const retryAfter of [undefined, 0, 1]) {
+				ctx.sandbox.faults.inject({ match: { path: /lastLocation$/ }, kind: 'status', status: 429, retryAfter, times: 1 });
+			}
+			const { parameters, items } = lastLocationOf(['device001']);
+			const result = await ctx.engine.runNode(parameters, { items });
+			expect(result.error).toBeUndefined();
+			expect(throttled.mock.calls.map(([, overQuota]) => overQuota)).toEqual([false, false, true]);
+		} finally {
+			throttled.mockRestore();
+		}
 	});
 
 	it('retries a 429 on a write: the service did not process it', async () => {

@@ -130,7 +130,9 @@ export class TrackingApiClient {
 			if (attempt >= this.maxRetries || !isRetryable(failure, endpoint.read)) return { ok: false, failure };
 			const delay = retryDelayMs(attempt, failure.retryAfterMs, Math.random);
 			if (failure.status === 429 || failure.status === 503) {
-				this.pacer.throttled(delay, failure.status === 429);
+				// Only a Retry-After says over what span the quota was spent; a 429 without one (or with 0)
+				// is no measure of the accepted rate, and learning from it compounded with each such 429.
+				this.pacer.throttled(delay, failure.status === 429 && (failure.retryAfterMs ?? 0) > 0);
 			} else {
 				await sleep(delay);
 			}

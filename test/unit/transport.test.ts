@@ -263,6 +263,31 @@ describe('RequestPacer', () => {
 		expect(sentAt[3] - sentAt[0]).toBeCloseTo(3 * spacing, 6);
 	});
 
+	it('learns no quota from a span it spent held back after an outage: it halves instead of pinning that rate', async () => {
+		const clock = fakeClock();
+		const pacer = new RequestPacer({ maxConcurrent: 8 }, clock);
+		const succeedEvery5ms = async (count: number) => {
+			for (let i = 0; i < count; i++) {
+				clock.time += 5;
+				(await pacer.acquire())();
+				pacer.succeeded();
+			}
+		};
+		await succeedEvery5ms(190);
+		// A 503: a pause and fewer requests at once, so the next second sees fewer answers.
+		pacer.throttled(100, false);
+		clock.time += 100;
+		await succeedEvery5ms(20);
+		pacer.throttled(1000, true);
+		const pausedFrom = clock.time;
+		const sentAt: number[] = [];
+		for (let i = 0; i < 3; i++) {
+			(await pacer.acquire())();
+			sentAt.push(clock.time - pausedFrom);
+		}
+		expect(sentAt).toEqual([1000, 1000, 1000]);
+	});
+
 	it('treats a 503 as an outage, not a quota: fewer requests at once, no learned rate', async () => {
 		const clock = fakeClock();
 		const pacer = new RequestPacer({ maxConcurrent: 8 }, clock);

@@ -36,7 +36,7 @@ export class RequestPacer {
 
 	private successStreak = 0;
 
-	private pausedUntil = 0;
+	private pausedUntil = -Infinity;
 
 	private readonly waiting: Array<() => void> = [];
 
@@ -118,11 +118,14 @@ export class RequestPacer {
 	private learnQuota(now: number, retryAfterMs: number): void {
 		const span = Math.min(Math.max(retryAfterMs, 1000), RATE_WINDOW_MS);
 		const accepted = this.succeededAt.filter((at) => at > now - span).length;
-		if (accepted < MIN_SUCCESSES_TO_LEARN) {
+		// After a pause, or with fewer requests at once, fewer were sent in the span, not fewer
+		// accepted: learning from it would hold the rest of the run at that depressed rate.
+		const heldBack = this.allowed < this.maxConcurrent || this.pausedUntil > now - span;
+		if (accepted < MIN_SUCCESSES_TO_LEARN || (heldBack && this.spacingMs === 0)) {
 			this.allowed = Math.max(1, Math.floor(this.allowed / 2));
 			return;
 		}
-		const learnedSpacing = span / (accepted * LEARNED_RATE_SHARE);
+		const learnedSpacing = heldBack ? 0 : span / (accepted * LEARNED_RATE_SHARE);
 		this.spacingMs = Math.max(this.spacingMs * 1.25, learnedSpacing);
 	}
 

@@ -16,11 +16,15 @@
  *     <N8N_USER_FOLDER>/.n8n/nodes/package.json listing it, as n8n installs community packages;
  *  2. a fresh sandbox is started (`tsx sandbox/cli.ts --port <free>`, waits for `SANDBOX_READY <url>`);
  *  3. `n8n import:credentials` (type satelliteTrackingApi, id satTrackCred01, pointed at the sandbox) and
- *     `n8n import:workflow --separate` of test/e2e/workflows/*.json (`{{SANDBOX_URL}}` is substituted);
+ *     `n8n import:workflow --separate` of test/e2e/workflows/*.json (`{{SANDBOX_URL}}` is substituted)
+ *     and of the user-facing examples/*.json (checked by test/e2e/examples/<name>.expect.ts, an
+ *     ExampleExpectation: at import each gets its id, the e2e credential, and its placeholder chat/e-mail
+ *     URLs pointed at the sandbox's sink `<sandbox>/__sink/<name>`; the files themselves are untouched);
  *  4. each workflow that starts at a Manual Trigger runs in its own `n8n execute --id=<id> --rawOutput`
  *     process; the JSON n8n prints is checked by the sibling `<name>.expect.ts`;
  *  5. workflows whose expectation says `run: { via: 'editor', trigger }` (polling triggers: n8n only
- *     calls poll() in manual mode, which `n8n execute` cannot do) run afterwards in one `n8n start`:
+ *     calls poll() in manual mode, which `n8n execute` cannot do; Schedule Triggers: `n8n execute` only
+ *     starts at a Manual Trigger) run afterwards in one `n8n start`:
  *     owner set-up, login, `POST /rest/workflows/<id>/run` with `triggerToStartFrom` (the editor's
  *     "Fetch Test Event"), then the saved execution is read back from `GET /rest/executions/<id>`;
  *  6. the sandbox's token-exchange counter proves the credential's preAuthentication ran inside n8n,
@@ -28,15 +32,23 @@
  * Every process started (sandbox, n8n and their children) runs in its own process group and is stopped
  * by that PID, on success, failure or Ctrl-C.
  *
- * Env: SATELLITE_E2E_CACHE (n8n cache root), E2E_LANES, E2E_WORKFLOWS_DIR (default test/e2e/workflows), E2E_KEEP_TMP=1 (keep temp folders even on
- * success), E2E_N8N_LOG_LEVEL (default `info`).
+ * Env: SATELLITE_E2E_CACHE (n8n cache root), E2E_LANES, E2E_WORKFLOWS_DIR (default test/e2e/workflows),
+ * E2E_EXAMPLES=0 (skip examples/), E2E_KEEP_TMP=1 (keep temp folders even on success), E2E_N8N_LOG_LEVEL
+ * (default `info`).
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { describeError, type CheckContext, type N8nRun, type SandboxStats, type WorkflowExpectation } from '../../test/e2e/lib';
+import {
+	describeError,
+	type CheckContext,
+	type ExampleExpectation,
+	type N8nRun,
+	type SandboxStats,
+	type WorkflowExpectation,
+} from '../../test/e2e/lib';
 import { startEditor, type Editor } from '../n8n/editor';
 import {
 	fail,
@@ -70,6 +82,8 @@ import {
 } from '../n8n/setup';
 
 const WORKFLOW_DIR = path.resolve(process.env.E2E_WORKFLOWS_DIR || path.join(REPO, 'test', 'e2e', 'workflows'));
+const EXAMPLES_DIR = path.join(REPO, 'examples');
+const EXAMPLE_EXPECT_DIR = path.join(REPO, 'test', 'e2e', 'examples');
 
 const CREDENTIAL = { id: 'satTrackCred01', name: 'Sandbox', type: CREDENTIAL_TYPE };
 
@@ -150,6 +164,18 @@ interface WorkflowCase {
 	file: string;
 	id: string;
 	expectation: WorkflowExpectation;
+	/** The workflow JSON n8n imports, from the file's text and the lane's sandbox URL. */
+	prepare(text: string, sandboxUrl: string): string;
+}
+
+function requireExpectation<T extends WorkflowExpectation>(expectFile: string): T {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const mod = require(expectFile) as { default?: T };
+	const expectation = mod.default;
+	if (!expectation || typeof expectation.check !== 'function') {
+		throw new Error(`${path.basename(expectFile)} must default-export { description, check(run, ctx) }`);
+	}
+	return expectation;
 }
 
 function loadWorkflowCases(): WorkflowCase[] {
@@ -165,14 +191,79 @@ function loadWorkflowCases(): WorkflowCase[] {
 		if (typeof workflow.id !== 'string' || workflow.id === '') throw new Error(`${f}: the workflow needs a fixed "id"`);
 		const expectFile = path.join(WORKFLOW_DIR, `${name}.expect.ts`);
 		if (!fs.existsSync(expectFile)) throw new Error(`${f}: missing ${name}.expect.ts`);
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const mod = require(expectFile) as { default?: WorkflowExpectation };
-		const expectation = mod.default;
-		if (!expectation || typeof expectation.check !== 'function') {
-			throw new Error(`${name}.expect.ts must default-export { description, check(run, ctx) }`);
-		}
-		return { name, file, id: workflow.id, expectation };
+		const expectation = requireExpectation(expectFile);
+		return {
+			name,
+			file,
+			id: workflow.id,
+			expectation,
+			prepare: (text: string, sandboxUrl: string) => text.split('{{SANDBOX_URL}}').join(sandboxUrl),
+		};
 	});
+}
+
+interface WorkflowNode {
+	name: string;
+	type: string;
+	parameters?: Record<string, unknown>;
+	credentials?: Record<string, unknown>;
+}
+
+/**
+ * examples/*.json as users import them, each with test/e2e/examples/<name>.expect.ts (every example must
+ * have one, and every expectation an example). Checked here, before any lane starts: each sink names an
+ * HTTP Request node whose URL is a placeholder (an example.com address).
+ */
+function loadExampleCases(): WorkflowCase[] {
+	if (process.env.E2E_EXAMPLES === '0') return [];
+	const examples = fs.readdirSync(EXAMPLES_DIR).filter((f) => f.endsWith('.json')).sort();
+	const names = new Set(examples.map((f) => f.replace(/\.json$/, '')));
+	for (const f of fs.readdirSync(EXAMPLE_EXPECT_DIR).filter((x) => x.endsWith('.expect.ts'))) {
+		if (!names.has(f.replace(/\.expect\.ts$/, ''))) throw new Error(`test/e2e/examples/${f} has no examples/${f.replace(/\.expect\.ts$/, '.json')}`);
+	}
+	return examples.map((f) => {
+		const name = f.replace(/\.json$/, '');
+		const file = path.join(EXAMPLES_DIR, f);
+		const expectFile = path.join(EXAMPLE_EXPECT_DIR, `${name}.expect.ts`);
+		if (!fs.existsSync(expectFile)) throw new Error(`examples/${f} is not covered by the e2e: add test/e2e/examples/${name}.expect.ts`);
+		const expectation = requireExpectation<ExampleExpectation>(expectFile);
+		if (typeof expectation.id !== 'string' || !/^[A-Za-z0-9]{1,21}$/.test(expectation.id)) {
+			throw new Error(`${name}.expect.ts: id must be 1–21 letters/digits (n8n's execute --id), got ${JSON.stringify(expectation.id)}`);
+		}
+		const nodes = (JSON.parse(fs.readFileSync(file, 'utf8')) as { nodes?: WorkflowNode[] }).nodes ?? [];
+		for (const [nodeName, sink] of Object.entries(expectation.sinks ?? {})) {
+			const node = nodes.find((n) => n.name === nodeName);
+			if (!node || node.type !== 'n8n-nodes-base.httpRequest') throw new Error(`examples/${f}: no HTTP Request node "${nodeName}" (sink ${sink})`);
+			const url = String(node.parameters?.url ?? '');
+			if (!/^https?:\/\/([a-z0-9-]+\.)*example\.com(\/|$)/i.test(url)) {
+				throw new Error(`examples/${f}: "${nodeName}" should call a placeholder example.com URL users replace, not ${JSON.stringify(url)}`);
+			}
+		}
+		return {
+			name: `example-${name}`,
+			file,
+			id: expectation.id,
+			expectation,
+			prepare: (text: string, sandboxUrl: string) => prepareExample(text, expectation, sandboxUrl, `examples/${f}`),
+		};
+	});
+}
+
+/** The example as the e2e imports it: its id, the e2e credential, sink URLs; nothing may leave the machine. */
+function prepareExample(text: string, expectation: ExampleExpectation, sandboxUrl: string, label: string): string {
+	const workflow = JSON.parse(text) as { id?: string; nodes: WorkflowNode[] };
+	const sandboxOrigin = new URL(sandboxUrl).origin;
+	workflow.id = expectation.id;
+	for (const node of workflow.nodes) {
+		if (node.credentials?.[CREDENTIAL.type]) node.credentials[CREDENTIAL.type] = { id: CREDENTIAL.id, name: CREDENTIAL.name };
+		const sink = expectation.sinks[node.name];
+		if (sink !== undefined) node.parameters = { ...node.parameters, url: `${sandboxOrigin}/__sink/${sink}` };
+		const url = node.parameters?.url;
+		if (typeof url === 'string' && !url.startsWith(`${sandboxOrigin}/`)) {
+			throw new Error(`${label}: node "${node.name}" would call ${url}: name it in the expectation's sinks`);
+		}
+	}
+	return JSON.stringify(workflow, null, 2);
 }
 
 interface LaneResult {
@@ -257,8 +348,7 @@ async function runLane(lane: Lane, packed: Packed, cases: WorkflowCase[], tmpRoo
 		const wfDir = path.join(tmpDir, 'workflows');
 		fs.mkdirSync(wfDir);
 		for (const c of cases) {
-			const text = fs.readFileSync(c.file, 'utf8').split('{{SANDBOX_URL}}').join(sandboxUrl);
-			fs.writeFileSync(path.join(wfDir, `${c.name}.json`), text);
+			fs.writeFileSync(path.join(wfDir, `${c.name}.json`), c.prepare(fs.readFileSync(c.file, 'utf8'), sandboxUrl));
 		}
 		const importWf = await n8n('import-workflows', ['import:workflow', '--separate', `--input=${wfDir}`]);
 		const importOut = importWf.stdout + importWf.stderr;
@@ -396,10 +486,12 @@ async function main(): Promise<number> {
 	const fromArgs = process.argv.slice(2).flatMap((a) => (a.startsWith('--lane=') ? [a.slice('--lane='.length)] : []));
 	const laneIds = fromArgs.length > 0 ? fromArgs : (process.env.E2E_LANES || '2.8,2.41').split(',').map((s) => s.trim()).filter(Boolean);
 	const lanes = laneIds.map(laneConfig);
-	const cases = loadWorkflowCases();
+	const workflowCases = loadWorkflowCases();
+	const exampleCases = loadExampleCases();
+	const cases = [...workflowCases, ...exampleCases];
 	const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'satellite-e2e-'));
 	const started = Date.now();
-	log(`e2e: lanes ${laneIds.join(', ')}; ${cases.length} workflow(s); n8n cache ${CACHE}; temp ${tmpRoot}`);
+	log(`e2e: lanes ${laneIds.join(', ')}; ${workflowCases.length} workflow(s) + ${exampleCases.length} example(s); n8n cache ${CACHE}; temp ${tmpRoot}`);
 
 	let packed: Packed;
 	try {

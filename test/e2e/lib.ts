@@ -69,6 +69,38 @@ export interface WorkflowExpectation {
 	check(run: N8nRun, ctx: CheckContext): void | Promise<void>;
 }
 
+/**
+ * An `examples/<name>.json` workflow (what users import), run by the e2e like the test workflows. Its
+ * expectation lives in `test/e2e/examples/<name>.expect.ts`. The example files stay as users get them
+ * (no id, placeholder chat/e-mail URLs); at import the runner:
+ * - gives the workflow the `id` below (n8n's `execute --id` needs one; at most 21 characters);
+ * - points every Satellite Tracking node at the e2e's sandbox credential;
+ * - sets the `url` of each HTTP Request node named in `sinks` to `<sandbox>/__sink/<sink name>`, where
+ *   the sandbox records what arrives (`GET /__sandbox/sink`, see {@link sinkEntries}); the URL it replaces
+ *   must be a placeholder (an `example.com` address), and no other URL may leave the machine.
+ */
+export interface ExampleExpectation extends WorkflowExpectation {
+	id: string;
+	/** HTTP Request node name → sink name. */
+	sinks: Record<string, string>;
+}
+
+/** What the sandbox's sink recorded (sandbox/recorder.ts SinkEntry). */
+export interface SinkEntry {
+	method: string;
+	/** The path after `/__sink`, e.g. `/chat`. */
+	path: string;
+	headers: Record<string, unknown>;
+	body: unknown;
+}
+
+/** The requests that arrived at `<sandbox>/__sink/<name>`, oldest first. */
+export async function sinkEntries(ctx: CheckContext, name: string): Promise<SinkEntry[]> {
+	const all = (await ctx.sandboxJson('/__sandbox/sink')) as SinkEntry[];
+	ensure(Array.isArray(all), `GET /__sandbox/sink did not answer a list: ${JSON.stringify(all)}`);
+	return all.filter((entry) => entry.path === `/${name}`);
+}
+
 export class E2eAssertionError extends Error {}
 
 export function ensure(condition: unknown, message: string): asserts condition {

@@ -6,8 +6,8 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { PathParam } from '../../nodes/shared/wire';
-import { byId, useSandbox } from '../support/sandboxed';
-import { isReadableError, secondsSince, secretWatch, summary } from './support';
+import { byId } from '../support/sandboxed';
+import { areaWallClock, useWatchedSandbox, isReadableError, secretWatch, summary } from './support';
 
 const FROM = '2024-01-01T00:00:00Z';
 const TO = '2024-01-02T00:00:00Z';
@@ -249,25 +249,17 @@ const ODD_ID_CASES: OddIdCase[] = [
 export function describeBadInput(): void {
 	const total = INVALID_CASES.length + ODD_ID_CASES.length + EDITOR_EMPTY_CASES.length + 1;
 	describe(`R2 bad input: ${total} cases across all operations`, () => {
-		const ctx = useSandbox();
-		let started = Date.now();
-		beforeAll(() => {
-			started = Date.now();
-		});
+		const ctx = useWatchedSandbox();
+		const wall = areaWallClock();
 		let passed = 0;
 		let requestsForInvalid = 0;
 		let idsInRoute = 0;
 
-		beforeAll(() => secretWatch.watchSandbox(ctx.sandbox));
-		beforeEach(() => {
-			ctx.sandbox.faults.clear();
-			ctx.sandbox.resetStats();
-		});
 		afterAll(() => {
 			summary(
 				`R2 bad input: cases=${total} passed=${passed} invalid-refused-before-sending=${INVALID_CASES.length + EDITOR_EMPTY_CASES.length} ` +
 					`requests-for-invalid-input=${requestsForInvalid} ` +
-					`odd-ids-kept-in-their-route=${idsInRoute}/${ODD_ID_CASES.length} wall=${secondsSince(started)} s`,
+					`odd-ids-kept-in-their-route=${idsInRoute}/${ODD_ID_CASES.length} wall=${wall()} s`,
 			);
 		});
 

@@ -8,7 +8,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import type { AppliedWrite, Fault, FaultSpec, Sandbox } from '../../sandbox/server';
 import type { Engine, NodeRunResult } from '../support/engine';
 import { fromItem, useSandbox } from '../support/sandboxed';
-import { isReadableError, secondsSince, secretWatch, sized, summary } from './support';
+import { areaWallClock, isReadableError, secretWatch, sized, summary } from './support';
 
 const ITEMS = sized(400, 10_000);
 const TIMEOUT_SECONDS = 1;
@@ -215,10 +215,7 @@ async function runUnderFaults(engine: Engine, sandbox: Sandbox, run: FaultRun): 
 export function describeFaults(): void {
 	describe(`R1 faults: ${ITEMS} items per run through read and write operations`, () => {
 		const ctx = useSandbox();
-		let started = Date.now();
-		beforeAll(() => {
-			started = Date.now();
-		});
+		const wall = areaWallClock();
 
 		beforeAll(() => {
 			secretWatch.watchSandbox(ctx.sandbox);
@@ -232,7 +229,7 @@ export function describeFaults(): void {
 					`duplicated-writes=${figures.duplicatedWrites} unreadable-errors=${figures.unreadable} error-items=${figures.errors} ` +
 					`(${[...errorKinds].map(([kind, count]) => `${kind}:${count}`).join(' ')}) ` +
 					`writes-applied-with-lost-answer=${figures.appliedAfterLostAnswer} faults-injected=${figures.faults} ` +
-					`token-calls=${figures.tokenRenewals} wall=${secondsSince(started)} s (${perRun.join('; ')})`,
+					`token-calls=${figures.tokenRenewals} wall=${wall()} s (${perRun.join('; ')})`,
 			);
 		});
 

@@ -7,8 +7,8 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import type { FaultKind } from '../../sandbox/server';
-import { byId, useSandbox } from '../support/sandboxed';
-import { isReadableError, secondsSince, secretWatch, sized, summary } from './support';
+import { byId } from '../support/sandboxed';
+import { areaWallClock, useWatchedSandbox, isReadableError, secretWatch, sized, summary } from './support';
 
 const HUGE_BYTES = sized(4, 20) * 1024 * 1024;
 const FROM = '2020-01-01T00:00:00Z';
@@ -79,24 +79,16 @@ export function describeMalformed(): void {
 	const cases = TARGETS.flatMap((target) => KINDS.map((kind) => ({ target, kind })));
 
 	describe(`Malformed answers: ${cases.length} cases over every payload shape`, () => {
-		const ctx = useSandbox();
-		let started = Date.now();
-		beforeAll(() => {
-			started = Date.now();
-		});
+		const ctx = useWatchedSandbox();
+		const wall = areaWallClock();
 		let passed = 0;
 		let silent = 0;
 		let doubleWrites = 0;
 
-		beforeAll(() => secretWatch.watchSandbox(ctx.sandbox));
-		beforeEach(() => {
-			ctx.sandbox.faults.clear();
-			ctx.sandbox.resetStats();
-		});
 		afterAll(() => {
 			summary(
 				`Malformed answers: cases=${cases.length} passed=${passed} silent-results=${silent} writes-sent-twice=${doubleWrites} ` +
-					`huge-body=${HUGE_BYTES / 1024 / 1024} MiB wall=${secondsSince(started)} s`,
+					`huge-body=${HUGE_BYTES / 1024 / 1024} MiB wall=${wall()} s`,
 			);
 		});
 

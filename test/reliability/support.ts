@@ -8,6 +8,7 @@ import { LoggerProxy } from 'n8n-workflow';
 
 import { DEMO_API_KEY, type Sandbox } from '../../sandbox/server';
 import type { NodeRunResult } from '../support/engine';
+import { useSandbox, type Sandboxed } from '../support/sandboxed';
 
 /** `RELIABILITY_SIZE=full` (npm run test:reliability) runs the figures the README quotes. */
 export const FULL = process.env.RELIABILITY_SIZE === 'full';
@@ -18,6 +19,15 @@ export const SIZE_NAME = FULL ? 'full' : 'reduced';
 
 /** Seconds since `start`, for the summaries. */
 export const secondsSince = (start: number) => ((Date.now() - start) / 1000).toFixed(1);
+
+/** Wall time of one area (a describe block), from its beforeAll, for its summary line. */
+export function areaWallClock(): () => string {
+	let started = Date.now();
+	beforeAll(() => {
+		started = Date.now();
+	});
+	return () => secondsSince(started);
+}
 
 /** One line per area, printed where jest shows console output. */
 export function summary(line: string): void {
@@ -156,4 +166,15 @@ export function isReadableError(message: unknown): boolean {
 	if (typeof message !== 'string' || message.trim() === '') return false;
 	if (/\[object \w+\]|undefined|null$/.test(message)) return false;
 	return READABLE_ERRORS.some((pattern) => pattern.test(message));
+}
+
+/** A sandbox whose tokens the secrets check watches, with faults and records cleared before each case. */
+export function useWatchedSandbox(): Sandboxed {
+	const ctx = useSandbox();
+	beforeAll(() => secretWatch.watchSandbox(ctx.sandbox));
+	beforeEach(() => {
+		ctx.sandbox.faults.clear();
+		ctx.sandbox.resetStats();
+	});
+	return ctx;
 }

@@ -7,17 +7,14 @@ import { generateSelfSignedCert } from '../../sandbox/tls';
 import { DEMO_API_KEY, DEMO_USER_NAME, startSandbox, type Sandbox } from '../../sandbox/server';
 import { Engine } from '../support/engine';
 import { byId } from '../support/sandboxed';
-import { secondsSince, secretWatch, summary } from './support';
+import { areaWallClock, secretWatch, summary } from './support';
 
 const TOKEN_ROUTE = 'POST /api/Auth/Token';
 
 export function describeTls(): void {
 	describe('R5 TLS: a self-signed certificate', () => {
 		let sandbox: Sandbox;
-		let started = Date.now();
-		beforeAll(() => {
-			started = Date.now();
-		});
+		const wall = areaWallClock();
 		const figures = { refused: 0, refusedRequestsReached: 0, acceptedCalls: 0, message: '' };
 
 		beforeAll(async () => {
@@ -30,7 +27,7 @@ export function describeTls(): void {
 			summary(
 				`R5 TLS: ${sandbox?.url.split(':')[0]} sandbox with a self-signed certificate; default credential refused=${figures.refused} ` +
 					`(requests that reached the server: ${figures.refusedRequestsReached}, message: "${figures.message}"); ` +
-					`with Allow Unauthorized Certificates: calls answered 200=${figures.acceptedCalls} wall=${secondsSince(started)} s`,
+					`with Allow Unauthorized Certificates: calls answered 200=${figures.acceptedCalls} wall=${wall()} s`,
 			);
 		});
 

@@ -12,7 +12,7 @@ import type { Location } from '../../nodes/shared/wire';
 import { Rng } from '../../sandbox/random';
 import { DEMO_API_KEY, DEMO_USER_NAME, startSandbox, type FaultSpec, type Sandbox } from '../../sandbox/server';
 import { Engine, TRIGGER_NODE_TYPE, registerNodeType } from '../support/engine';
-import { secondsSince, secretWatch, sized, summary } from './support';
+import { areaWallClock, secretWatch, sized, summary } from './support';
 
 const MINUTE = 60_000;
 const POLL_MINUTES = 5;
@@ -232,16 +232,13 @@ async function runScenario(scenario: Scenario): Promise<void> {
 
 export function describeTrigger(): void {
 	describe('R4 trigger: faults, failed polls, restarts — every fix reported once', () => {
-		let started = Date.now();
-		beforeAll(() => {
-			started = Date.now();
-		});
+		const wall = areaWallClock();
 		afterAll(() => {
 			summary(
 				`R4 trigger: polls=${totals.polls} failed-polls=${totals.failedPolls} restarts=${totals.restarts} ` +
 					`faulted-device-reads=${totals.deviceFailures} fixes-added=${totals.fixes} expected-events=${totals.expected} ` +
 					`emitted=${totals.emitted} lost=${totals.lost} duplicated=${totals.duplicated} unexpected=${totals.unexpected} ` +
-					`wall=${secondsSince(started)} s`,
+					`wall=${wall()} s`,
 			);
 		});
 

@@ -11,28 +11,10 @@ import type { Device, Location } from '../../nodes/shared/wire';
 import { DEMO_API_KEY, DEMO_USER_NAME, startSandbox, type FixInput, type Sandbox, type SandboxOptions } from '../../sandbox/server';
 import { Engine, TRIGGER_NODE_TYPE, registerNodeType } from '../support/engine';
 import { byId } from '../support/sandboxed';
+import { fakeDateFrom } from '../support/clock';
 
 const MINUTE = 60_000;
 const TOKEN_ROUTE = 'POST /api/Auth/Token';
-
-const REAL_TIMERS = [
-	'nextTick',
-	'setImmediate',
-	'clearImmediate',
-	'setInterval',
-	'clearInterval',
-	'setTimeout',
-	'clearTimeout',
-	'queueMicrotask',
-	'hrtime',
-	'performance',
-] as const;
-
-/** Fakes Date only; it keeps running with real time between jumps, so backoff waits still end. */
-function useClock(start: number): (at: number) => void {
-	jest.useFakeTimers({ doNotFake: [...REAL_TIMERS], advanceTimers: true, now: start });
-	return (at) => jest.setSystemTime(at);
-}
 
 afterEach(() => jest.useRealTimers());
 
@@ -106,7 +88,7 @@ const geofences = { circle: [DEPOT], polygon: [YARD] };
 describe('Satellite Tracking Trigger', () => {
 	it('reports every event type exactly once per real occurrence over 26 polls, across a restart', async () => {
 		const T0 = Date.parse('2026-05-04T08:00:00Z');
-		const setNow = useClock(T0);
+		const setNow = fakeDateFrom(T0);
 		const at = (poll: number) => T0 + poll * 5 * MINUTE;
 		await withSandbox({ deviceCount: 8 }, async (h) => {
 			const { sandbox } = h;
@@ -198,7 +180,7 @@ describe('Satellite Tracking Trigger', () => {
 
 	it('re-emits nothing after a restart, and the restarted trigger reports what comes next', async () => {
 		const T0 = Date.parse('2026-05-04T08:00:00Z');
-		const setNow = useClock(T0);
+		const setNow = fakeDateFrom(T0);
 		await withSandbox({ deviceCount: 6 }, async (h) => {
 			const parameters = { events: ['locationUpdated', 'criticalAlert', 'deviceSilent', 'deviceExpiring'], silentAfterMinutes: 30 };
 			const staticData: IDataObject = {};
@@ -218,7 +200,7 @@ describe('Satellite Tracking Trigger', () => {
 
 	it('Every-fix mode reports a geofence entry and exit that happened entirely between two polls', async () => {
 		const T0 = Date.parse('2026-05-04T08:00:00Z');
-		const setNow = useClock(T0);
+		const setNow = fakeDateFrom(T0);
 		await withSandbox({ deviceCount: 2 }, async (h) => {
 			addDevice(h.sandbox, 'van-7');
 			addFix(h.sandbox, 'van-7', T0 - 10 * MINUTE, OUT_OF_DEPOT);
@@ -262,7 +244,7 @@ describe('Satellite Tracking Trigger', () => {
 
 	it('loses none of the events of devices whose reads fail; throws when every read fails', async () => {
 		const T0 = Date.parse('2026-05-04T08:00:00Z');
-		const setNow = useClock(T0);
+		const setNow = fakeDateFrom(T0);
 		await withSandbox({ deviceCount: 1 }, async (h) => {
 			const ids = ['dev-a', 'dev-b', 'dev-c'];
 			for (const id of ids) {
@@ -353,7 +335,7 @@ describe('Satellite Tracking Trigger', () => {
 
 	it('loses no fix in Every-fix mode when the budget spreads devices over several polls', async () => {
 		const T0 = Date.parse('2026-05-04T08:00:00Z');
-		const setNow = useClock(T0);
+		const setNow = fakeDateFrom(T0);
 		await withSandbox({ deviceCount: 9 }, async (h) => {
 			const parameters = { events: ['locationUpdated'], readMode: 'everyFix', requestSettings: { maxRequestsPerPoll: 4 } };
 			const staticData: IDataObject = {};
@@ -473,7 +455,7 @@ describe('Satellite Tracking Trigger', () => {
 		it('fires each threshold once per device and day over 18 polls: near, limit, both at once, the next day, across a restart', async () => {
 			// 20:00 in Berlin (UTC+2 in May): its midnight falls on poll 12.
 			const T0 = Date.parse('2026-05-04T18:00:00Z');
-			const setNow = useClock(T0);
+			const setNow = fakeDateFrom(T0);
 			const at = (poll: number) => T0 + poll * 20 * MINUTE;
 			await withSandbox({ deviceCount: 2 }, async (h) => {
 				const { sandbox } = h;
@@ -544,7 +526,7 @@ describe('Satellite Tracking Trigger', () => {
 
 		it('adds one alerts call per device only when selected, keeps to Max Requests per Poll, and loses no crossing to the round robin', async () => {
 			const T0 = Date.parse('2026-05-04T08:00:00Z');
-			const setNow = useClock(T0);
+			const setNow = fakeDateFrom(T0);
 			await withSandbox({ deviceCount: 1 }, async (h) => {
 				const ids = ['dev-a', 'dev-b', 'dev-c', 'dev-d', 'dev-e', 'dev-f'];
 				for (const id of ids) addDevice(h.sandbox, id);

@@ -13,22 +13,11 @@ import { Rng } from '../../sandbox/random';
 import { DEMO_API_KEY, DEMO_USER_NAME, startSandbox, type FaultSpec, type Sandbox } from '../../sandbox/server';
 import { Engine, TRIGGER_NODE_TYPE, registerNodeType } from '../support/engine';
 import { areaWallClock, secretWatch, sized, summary } from './support';
+import { fakeDateFrom } from '../support/clock';
 
 const MINUTE = 60_000;
 const POLL_MINUTES = 5;
 
-const REAL_TIMERS = [
-	'nextTick',
-	'setImmediate',
-	'clearImmediate',
-	'setInterval',
-	'clearInterval',
-	'setTimeout',
-	'clearTimeout',
-	'queueMicrotask',
-	'hrtime',
-	'performance',
-] as const;
 
 interface Scenario {
 	name: string;
@@ -90,7 +79,7 @@ function drawDeviceFault(rng: Rng, path: string): FaultSpec {
 
 async function runScenario(scenario: Scenario): Promise<void> {
 	const T0 = Date.parse('2026-06-01T06:00:00Z');
-	jest.useFakeTimers({ doNotFake: [...REAL_TIMERS], advanceTimers: true, now: T0 });
+	fakeDateFrom(T0);
 	const sandbox: Sandbox = await startSandbox({ port: 0, deviceCount: 1, tokenLifetimeSeconds: 3 * 3600 });
 	secretWatch.watchSandbox(sandbox);
 	const rng = new Rng(scenario.seed);

@@ -128,38 +128,32 @@ function fakeClock() {
 	};
 }
 
+/** The most requests the pacer let run at once while `requests` each held a slot for one turn. */
+async function peakConcurrency(pacer: RequestPacer, requests: number): Promise<number> {
+	let running = 0;
+	let peak = 0;
+	await Promise.all(
+		Array.from({ length: requests }, async () => {
+			const release = await pacer.acquire();
+			peak = Math.max(peak, ++running);
+			await new Promise((resolve) => setImmediate(resolve));
+			running--;
+			release();
+		}),
+	);
+	return peak;
+}
+
 describe('RequestPacer', () => {
 	it('never runs more than the allowed requests at once', async () => {
 		const pacer = new RequestPacer({ maxConcurrent: 3 });
-		let running = 0;
-		let peak = 0;
-		await Promise.all(
-			Array.from({ length: 20 }, async () => {
-				const release = await pacer.acquire();
-				peak = Math.max(peak, ++running);
-				await new Promise((resolve) => setImmediate(resolve));
-				running--;
-				release();
-			}),
-		);
-		expect(peak).toBe(3);
+		expect(await peakConcurrency(pacer, 20)).toBe(3);
 	});
 
 	it('halves concurrency after a 429 and grows it back with successes', async () => {
 		const pacer = new RequestPacer({ maxConcurrent: 8 });
 		pacer.throttled(0, true);
-		let running = 0;
-		let peak = 0;
-		await Promise.all(
-			Array.from({ length: 16 }, async () => {
-				const release = await pacer.acquire();
-				peak = Math.max(peak, ++running);
-				await new Promise((resolve) => setImmediate(resolve));
-				running--;
-				release();
-			}),
-		);
-		expect(peak).toBe(4);
+		expect(await peakConcurrency(pacer, 16)).toBe(4);
 		for (let i = 0; i < 20 * 4; i++) pacer.succeeded();
 		const releases = await Promise.all(Array.from({ length: 8 }, () => pacer.acquire()));
 		releases.forEach((release) => release());
@@ -168,27 +162,13 @@ describe('RequestPacer', () => {
 	it('halves concurrency once per overload: 429s that arrive during its pause answer requests sent before it', async () => {
 		const clock = fakeClock();
 		const pacer = new RequestPacer({ maxConcurrent: 8 }, clock);
-		const peakConcurrency = async () => {
-			let running = 0;
-			let peak = 0;
-			await Promise.all(
-				Array.from({ length: 16 }, async () => {
-					const release = await pacer.acquire();
-					peak = Math.max(peak, ++running);
-					await new Promise((resolve) => setImmediate(resolve));
-					running--;
-					release();
-				}),
-			);
-			return peak;
-		};
 		// Three requests of one burst answered 429: one overload.
 		for (let i = 0; i < 3; i++) pacer.throttled(1000, true);
-		expect(await peakConcurrency()).toBe(4);
+		expect(await peakConcurrency(pacer, 16)).toBe(4);
 		expect(clock.time).toBe(1000);
 		// A 429 after the pause is a new overload.
 		pacer.throttled(1000, true);
-		expect(await peakConcurrency()).toBe(2);
+		expect(await peakConcurrency(pacer, 16)).toBe(2);
 	});
 
 	it('caps requests per 60 s window', async () => {

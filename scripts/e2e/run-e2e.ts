@@ -66,6 +66,7 @@ import {
 import {
 	CACHE,
 	CREDENTIAL_TYPE,
+	DEMO,
 	installIntoUserFolder,
 	laneConfig,
 	n8nBinary,
@@ -276,6 +277,29 @@ interface LaneResult {
 	tmpDir: string;
 }
 
+/**
+ * The credential's Test button: n8n's own credential tester runs the credential's `test` request
+ * (after a token exchange) and must say OK for the sandbox's key and show the vendor's text for a
+ * wrong one.
+ */
+async function checkCredentialTest(editor: Editor, sandboxUrl: string): Promise<string[]> {
+	const test = async (apiKey: string) => {
+		const answer = await editor.rest('POST', '/credentials/test', {
+			credentials: { ...CREDENTIAL, data: { ...sandboxCredentialData(sandboxUrl), apiKey } },
+		});
+		return (answer.data ?? {}) as { status?: string; message?: string };
+	};
+	const problems: string[] = [];
+	const good = await test(DEMO.apiKey);
+	if (good.status !== 'OK') problems.push(`credential test with the sandbox key: ${JSON.stringify(good)}`);
+	const bad = await test('not-the-key');
+	if (bad.status !== 'Error' || !String(bad.message).includes('Invalid API key or username.')) {
+		problems.push(`credential test with a wrong key should fail with the vendor's text: ${JSON.stringify(bad)}`);
+	}
+	log(`  ${problems.length === 0 ? '✔' : '✘'} credential test in n8n: sandbox key ${good.status}; wrong key ${bad.status}: ${bad.message}`);
+	return problems;
+}
+
 async function runLane(lane: Lane, packed: Packed, cases: WorkflowCase[], tmpRoot: string): Promise<LaneResult> {
 	const started = Date.now();
 	const tmpDir = fs.mkdtempSync(path.join(tmpRoot, `lane-${lane.id}-`));
@@ -444,6 +468,8 @@ async function runLane(lane: Lane, packed: Packed, cases: WorkflowCase[], tmpRoo
 						});
 					}
 				}
+				// After the last workflow, so the token trail above stays exactly the workflows' own.
+				for (const problem of await checkCredentialTest(editor, sandboxUrl)) failures.push(problem);
 			} finally {
 				if (editor) {
 					for (const p of packageLoadProblems(editor.output())) loadProblems.add(p.trim());

@@ -1,3 +1,5 @@
+import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
+
 import { EnvelopeError, unwrapEnvelope } from '../../nodes/shared/transport/envelope';
 import { describeFailure } from '../../nodes/shared/transport/errors';
 import { RequestPacer } from '../../nodes/shared/transport/pacer';
@@ -109,6 +111,16 @@ describe('failure descriptions', () => {
 			'Allow Unauthorized Certificates',
 		);
 	});
+	it('recognises a refused key after n8n rewraps it, which drops the error class', () => {
+		const node = { id: 'n', name: 'Node', type: 't', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
+		const rewrapped = new NodeApiError(node, new TokenRequestError('Invalid API key or username.') as unknown as JsonObject);
+		expect(rewrapped.message).toBe('Invalid API key or username.');
+		expect(describeFailure(rewrapped)).toMatchObject({
+			tokenRefused: true,
+			message: 'Authentication failed: Invalid API key or username.',
+		});
+	});
+
 	it('passes the token refusal text through', () => {
 		const failure = describeFailure(Object.assign(new Error('wrapped'), { cause: new TokenRequestError('Invalid API key or username.') }));
 		expect(failure).toMatchObject({ status: 401, message: 'Authentication failed: Invalid API key or username.' });

@@ -2,7 +2,7 @@ import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
 import { EnvelopeError, vendorMessage } from './envelope';
 import { parseRetryAfter, type FailureFacts } from './retryPolicy';
-import { TokenRequestError } from './token';
+import { TOKEN_REFUSED, TokenRequestError } from './token';
 
 /** What went wrong with one request, stripped of everything that could carry a secret. */
 export interface RequestFailure extends FailureFacts {
@@ -110,15 +110,6 @@ function textsOf(error: HttpErrorShape & { messages?: unknown }): string {
 	return [error.code ?? '', error.message ?? '', ...messages].join(' | ');
 }
 
-/**
- * The vendor's text of a refused token call. Rewrapped by n8n, it moves from the message (which
- * n8n replaces with a generic one for the status) to the description.
- */
-function tokenErrorText(error: HttpErrorShape & { description?: unknown }): string {
-	if (error instanceof TokenRequestError) return error.message;
-	return typeof error.description === 'string' && error.description !== '' ? error.description : String(error.message);
-}
-
 /** A request that threw: no answer came (network, TLS, timeout) or the token exchange failed. */
 export function describeFailure(error: unknown): RequestFailure {
 	if (error instanceof EnvelopeError) {
@@ -128,8 +119,8 @@ export function describeFailure(error: unknown): RequestFailure {
 	// Requests are sent with HTTP errors returned, not thrown, so a thrown status comes from the
 	// credential's token exchange.
 	const thrownStatus = Number((inner as { httpCode?: unknown }).httpCode ?? (error as { httpCode?: unknown })?.httpCode);
-	if (inner instanceof TokenRequestError || thrownStatus === 401) {
-		return { status: 401, tokenRefused: true, message: `Authentication failed: ${tokenErrorText(inner)}` };
+	if (inner instanceof TokenRequestError || (inner as { description?: unknown }).description === TOKEN_REFUSED) {
+		return { status: 401, tokenRefused: true, message: `Authentication failed: ${inner.message}` };
 	}
 	if (Number.isInteger(thrownStatus) && thrownStatus >= 400) {
 		return { status: thrownStatus, message: `The token request answered ${thrownStatus}`, description: STATUS_HINTS[thrownStatus] };

@@ -10,12 +10,19 @@ export interface IssuedToken {
 
 const TOKEN_TIMEOUT_MS = 30_000;
 
-// n8n rewraps whatever preAuthentication throws in a NodeApiError that keeps the message and
-// `httpCode` but drops the error's class, so the status travels as `httpCode`.
+// n8n rewraps whatever preAuthentication throws in a NodeApiError that keeps the message, the
+// `description` and `httpCode` but drops the error's class; those fields carry what the transport
+// needs to know.
 
-/** The service refused the user name or API key; the message is the vendor's own text. */
+export const TOKEN_REFUSED = 'The tracking API refused the user name or API key.';
+
+/**
+ * The service refused the user name or API key; the message is the vendor's own text, which is
+ * what n8n's credential test shows. No `httpCode`: with one, n8n would replace the message with its
+ * generic text for the status.
+ */
 export class TokenRequestError extends Error {
-	readonly httpCode = '401';
+	readonly description = TOKEN_REFUSED;
 }
 
 /** A token call the service could not serve now (quota, outage): the transport may retry it. */

@@ -47,6 +47,30 @@ describe('credential: token exchange through n8n', () => {
 		expect(ctx.sandbox.stats.tokenCalls - tokenCallsBefore).toBe(1);
 	});
 
+	it('renews once per refused token, so a request survives a second revocation during its retries', async () => {
+		await ctx.engine.runNode(getDevice);
+		ctx.sandbox.resetStats();
+		ctx.sandbox.faults.inject({ match: { path: '/api/devices/device001' }, kind: 'status', status: 401, message: 'Invalid or expired token.', times: 2 });
+
+		const result = await ctx.engine.runNode(getDevice);
+
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ id: 'device001' });
+		expect(ctx.sandbox.stats.tokenCalls).toBe(2);
+	});
+
+	it('gives up with the 401 when the service refuses every fresh token, after a bounded number of renewals', async () => {
+		await ctx.engine.runNode(getDevice);
+		ctx.sandbox.resetStats();
+		ctx.sandbox.faults.inject({ match: { path: '/api/devices/device001' }, kind: 'status', status: 401, message: 'Invalid or expired token.' });
+
+		const result = await ctx.engine.runNode(getDevice);
+		ctx.sandbox.faults.clear();
+
+		expect(result.error?.message).toBe('The tracking API answered 401: Invalid or expired token.');
+		expect(ctx.sandbox.stats.tokenCalls).toBe(3);
+	});
+
 	it('fetches a new token once the stored one has expired, before any request is refused', async () => {
 		await ctx.engine.runNode(getDevice);
 		const data = ctx.engine.credentials.read('cred-sandbox');

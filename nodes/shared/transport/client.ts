@@ -38,6 +38,7 @@ type Exchange = { answer: unknown } | { failure: RequestFailure; tokenUsed: stri
 type Outcome = { ok: true; value: unknown } | { ok: false; failure: RequestFailure };
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+const MAX_TOKEN_RENEWALS = 3;
 /** Fetch a new token this long before the service's `expires`, so no request races the expiry. */
 const TOKEN_EXPIRY_MARGIN_MS = 30_000;
 
@@ -103,7 +104,9 @@ export class TrackingApiClient {
 	private async call(name: EndpointName, params: PathParams, body?: object): Promise<Outcome> {
 		const endpoint: Endpoint = ENDPOINTS[name];
 		const url = joinUrl(String(this.data.baseUrl ?? ''), fillPath(endpoint.path, params));
-		let tokenRenewed = false;
+		// One renewal per refused token: a request that meets a second revocation later in its retries
+		// renews again, but never loops on fresh tokens the service keeps refusing.
+		const refusedTokens = new Set<string>();
 		for (let attempt = 0; ; attempt++) {
 			const release = await this.pacer.acquire();
 			let exchange: Exchange;
@@ -121,8 +124,13 @@ export class TrackingApiClient {
 				}
 			}
 			const { failure } = exchange;
-			if (failure.status === 401 && !tokenRenewed && !isTokenRefusal(failure)) {
-				tokenRenewed = true;
+			if (
+				failure.status === 401 &&
+				!isTokenRefusal(failure) &&
+				!refusedTokens.has(exchange.tokenUsed) &&
+				refusedTokens.size < MAX_TOKEN_RENEWALS
+			) {
+				refusedTokens.add(exchange.tokenUsed);
 				this.discardToken(exchange.tokenUsed);
 				attempt--;
 				continue;

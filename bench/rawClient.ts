@@ -6,12 +6,36 @@
 import { Pool } from 'undici';
 
 import { DEMO_API_KEY, DEMO_USER_NAME } from '../sandbox/server';
-import { TOKEN_PATH } from '../nodes/shared/wire';
+import type { PathParams } from '../nodes/shared/transport';
+import { fillPath } from '../nodes/shared/transport/url';
+import { ENDPOINTS, TOKEN_PATH, type EndpointName } from '../nodes/shared/wire';
 
 export interface RawCall {
 	method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 	path: string;
 	body?: unknown;
+}
+
+/** A call as the nodes would make it: method and path from the wire module, ids encoded alike. */
+export function rawCall(name: EndpointName, params: PathParams = {}, body?: unknown): RawCall {
+	const endpoint = ENDPOINTS[name];
+	return { method: endpoint.method, path: fillPath(endpoint.path, params), body };
+}
+
+/** The route key the sandbox counts a call under, e.g. `GET /api/users`. */
+export function routeKey(name: EndpointName): string {
+	return `${ENDPOINTS[name].method} ${ENDPOINTS[name].path}`;
+}
+
+/** The demo account's token exchange, done bare. `prefix` is the base URL's path. */
+export async function rawToken(pool: Pool, prefix: string): Promise<string> {
+	const answer = await pool.request({
+		method: 'POST',
+		path: `${prefix}${TOKEN_PATH}`,
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ userName: DEMO_USER_NAME, apiKey: DEMO_API_KEY }),
+	});
+	return ((await answer.body.json()) as { token: string }).token;
 }
 
 export interface RawRun {
@@ -32,13 +56,7 @@ export async function rawRun(baseUrl: string, calls: RawCall[], concurrency: num
 	let ok = 0;
 	const started = performance.now();
 	try {
-		const tokenAnswer = await pool.request({
-			method: 'POST',
-			path: `${prefix}${TOKEN_PATH}`,
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ userName: DEMO_USER_NAME, apiKey: DEMO_API_KEY }),
-		});
-		const { token } = (await tokenAnswer.body.json()) as { token: string };
+		const token = await rawToken(pool, prefix);
 		const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
 		let next = 0;
 		const worker = async () => {

@@ -5,6 +5,7 @@
  * The node and the trigger run at the same time on two sandboxes (two accounts): these figures are
  * counts, which the shared machine's load cannot change.
  */
+import { TOKEN_PATH } from '../../nodes/shared/wire';
 import { deviceId } from '../../sandbox/seed';
 import { DEMO_API_KEY, DEMO_USER_NAME } from '../../sandbox/server';
 import { Engine } from '../../test/support/engine';
@@ -16,7 +17,7 @@ import { answered, lastLocationParameters } from './throughput';
 import { latestFixParameters } from './trigger';
 
 const WINDOW_MS = 60_000;
-const TOKEN_ROUTE = 'POST /api/Auth/Token';
+const TOKEN_ROUTE = `POST ${TOKEN_PATH}`;
 
 interface CapRun {
 	wallMs: number;

@@ -11,7 +11,7 @@ import { Engine } from '../../test/support/engine';
 import type { BenchContext } from '../context';
 import { diyOutcome, diyWorkflow, type DiyOutcome } from '../diy';
 import { median, sleepMs, timed, withPeakRss } from '../measure';
-import { rawRun, type RawCall, type RawRun } from '../rawClient';
+import { rawCall, rawRun, type RawCall, type RawRun } from '../rawClient';
 import { verdict, type Figure } from '../report';
 import { startSandboxProcess, type SandboxProcess } from '../sandboxProcess';
 
@@ -27,7 +27,7 @@ export const lastLocationParameters = (requestSettings: IDataObject = {}): INode
 const rowsFor = (count: number, offset = 0) => Array.from({ length: count }, (_, index) => ({ deviceId: deviceId(offset + index + 1) }));
 
 const lastLocationCalls = (rows: Array<{ deviceId: string }>): RawCall[] =>
-	rows.map((row) => ({ method: 'GET', path: `/api/devices/${row.deviceId}/lastLocation` }));
+	rows.map((row) => rawCall('getLastLocation', { deviceId: row.deviceId }));
 
 /** Output items that carry an answer, not a failure (the vendor's envelope has `error: null` on success). */
 export const answered = (items: INodeExecutionData[]) => items.filter((item) => item.json.error === undefined || item.json.error === null).length;

@@ -10,7 +10,7 @@ import { DEMO_API_KEY, DEMO_USER_NAME } from '../../sandbox/server';
 import { Engine } from '../../test/support/engine';
 import type { BenchContext } from '../context';
 import { median, timed } from '../measure';
-import { rawRun, type RawCall } from '../rawClient';
+import { rawCall, rawRun, type RawCall } from '../rawClient';
 import { verdict } from '../report';
 import { startSandboxProcess } from '../sandboxProcess';
 
@@ -40,8 +40,8 @@ async function pollDevices(ctx: BenchContext, devices: number): Promise<void> {
 	try {
 		const engine = new Engine({ baseUrl: sandbox.url, userName: DEMO_USER_NAME, apiKey: DEMO_API_KEY });
 		const calls: RawCall[] = [
-			{ method: 'GET', path: '/api/devices' },
-			...Array.from({ length: devices }, (_, index): RawCall => ({ method: 'GET', path: `/api/devices/${deviceId(index + 1)}/lastLocation` })),
+			rawCall('listDevices'),
+			...Array.from({ length: devices }, (_, index) => rawCall('getLastLocation', { deviceId: deviceId(index + 1) })),
 		];
 		const staticData: IDataObject = {};
 		const poll = async (): Promise<PollRun> => {

@@ -7,19 +7,19 @@ import { Pool } from 'undici';
 
 import { DEFAULT_CONCURRENCY } from '../../nodes/SatelliteTracking/actions/requestSettings';
 import { planUpserts, type UpsertRequest } from '../../nodes/shared/upsertPlan';
-import { TOKEN_PATH, type User, type UserWrite } from '../../nodes/shared/wire';
+import { ENDPOINTS, type User, type UserWrite } from '../../nodes/shared/wire';
 import { DEMO_API_KEY, DEMO_USER_NAME } from '../../sandbox/server';
 import { Engine } from '../../test/support/engine';
 import type { BenchContext } from '../context';
 import { median, timed } from '../measure';
-import { rawRun, type RawCall } from '../rawClient';
+import { rawCall, rawRun, rawToken, routeKey, type RawCall } from '../rawClient';
 import { verdict } from '../report';
 import { startSandboxProcess, type SandboxProcess } from '../sandboxProcess';
 
-const LIST = 'GET /api/users';
-const CREATE = 'POST /api/users';
-const PATCH = 'PATCH /api/users/{userId}';
-const PUT = 'PUT /api/users/{userId}';
+const LIST = routeKey('listUsers');
+const CREATE = routeKey('createUser');
+const PATCH = routeKey('updateUser');
+const PUT = routeKey('replaceUser');
 
 /** The upsert node as an HR-sync workflow sets it up: every field from the incoming row. */
 const upsertParameters = {
@@ -62,14 +62,8 @@ async function listUsers(sandbox: SandboxProcess): Promise<User[]> {
 	const prefix = url.pathname.replace(/\/+$/, '');
 	const pool = new Pool(url.origin, { connections: 1 });
 	try {
-		const tokenAnswer = await pool.request({
-			method: 'POST',
-			path: `${prefix}${TOKEN_PATH}`,
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ userName: DEMO_USER_NAME, apiKey: DEMO_API_KEY }),
-		});
-		const { token } = (await tokenAnswer.body.json()) as { token: string };
-		const answer = await pool.request({ method: 'GET', path: `${prefix}/api/users`, headers: { authorization: `Bearer ${token}` } });
+		const token = await rawToken(pool, prefix);
+		const answer = await pool.request({ method: 'GET', path: `${prefix}${ENDPOINTS.listUsers.path}`, headers: { authorization: `Bearer ${token}` } });
 		return ((await answer.body.json()) as { users: User[] }).users;
 	} finally {
 		await pool.close();
@@ -105,10 +99,10 @@ export async function upsertScenario(ctx: BenchContext): Promise<void> {
 					rows.map((user, itemIndex): UpsertRequest => ({ itemIndex, user: user as UserWrite })),
 				);
 				// The node lists the users before it writes; so does the ceiling (first call, then the writes).
-				calls = [{ method: 'GET', path: '/api/users' }];
+				calls = [rawCall('listUsers')];
 				for (const step of plan.values()) {
-					if (step.kind === 'create') calls.push({ method: 'POST', path: '/api/users', body: step.user });
-					if (step.kind === 'update') calls.push({ method: 'PATCH', path: `/api/users/${encodeURIComponent(step.userId)}`, body: step.patch });
+					if (step.kind === 'create') calls.push(rawCall('createUser', {}, step.user));
+					if (step.kind === 'update') calls.push(rawCall('updateUser', { userId: step.userId }, step.patch));
 				}
 				expectedCreates = [...plan.values()].filter((step) => step.kind === 'create').length;
 				expectedUpdates = [...plan.values()].filter((step) => step.kind === 'update').length;

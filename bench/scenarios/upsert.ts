@@ -5,7 +5,7 @@
  */
 import { Pool } from 'undici';
 
-import { DEFAULT_CONCURRENCY } from '../../nodes/SatelliteTracking/actions/requestSettings';
+import { DEFAULT_CONCURRENCY } from '../../nodes/shared/requestSettings';
 import { planUpserts, type UpsertRequest } from '../../nodes/shared/upsertPlan';
 import { ENDPOINTS, type User, type UserWrite } from '../../nodes/shared/wire';
 import { DEMO_API_KEY, DEMO_USER_NAME } from '../../sandbox/server';

@@ -7,9 +7,9 @@ import {
 } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../shared/wire';
-import { requestSettings } from './actions/requestSettings';
+import { requestSettings } from '../shared/requestSettings';
 import { resources, router } from './actions/router';
-import * as listSearch from './methods/listSearch';
+import * as listSearch from '../shared/listSearch';
 import * as loadOptions from './methods/loadOptions';
 
 export class SatelliteTracking implements INodeType {

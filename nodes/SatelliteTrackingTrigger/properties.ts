@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { dailyLimitsCollection, dayTimeZone, deviceLocatorList, groupLocator } from '../SatelliteTracking/actions/common.descriptions';
-import { requestSettings } from '../SatelliteTracking/actions/requestSettings';
+import { dailyLimitsCollection, dayTimeZone, deviceLocatorList, groupLocator } from '../shared/descriptions';
+import { requestSettings } from '../shared/requestSettings';
 import { DEFAULT_NEAR_SHARE } from '../shared/notifications';
-import type { EventKind } from '../shared/trigger/types';
+import type { EventKind } from './detection/types';
 
 const showFor = (...events: EventKind[]) => ({ show: { events } });
 

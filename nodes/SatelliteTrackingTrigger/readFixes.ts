@@ -2,10 +2,10 @@
 
 import { countNotifications } from '../shared/notifications';
 import type { TrackingApiClient } from '../shared/transport';
-import type { ReadOutcome } from '../shared/trigger/advance';
-import type { CountedDay, FixRead } from '../shared/trigger/plan';
-import { selectDevices, type DeviceSelection } from '../shared/trigger/selection';
-import type { DayCounts, DetectionSettings } from '../shared/trigger/types';
+import type { ReadOutcome } from './detection/advance';
+import type { CountedDay, FixRead } from './detection/plan';
+import { selectDevices, type DeviceSelection } from './detection/selection';
+import type { DayCounts, DetectionSettings } from './detection/types';
 import type { Alert, Device, Group, Location } from '../shared/wire';
 
 /** Calls a poll makes before reading any device: the device list, and the group in group mode. */

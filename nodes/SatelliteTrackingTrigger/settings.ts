@@ -1,13 +1,13 @@
 /** The trigger's parameters, read once per poll and checked, as plain settings for the pure code. */
 import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 
-import { clientOptions } from '../SatelliteTracking/actions/requestSettings';
+import { clientOptions } from '../shared/requestSettings';
 import { circleGeofence, geoJsonGeofence, pointsGeofence, type Geofence } from '../shared/geo/geofence';
 import { DEFAULT_NEAR_SHARE } from '../shared/notifications';
 import type { ClientOptions } from '../shared/transport';
-import type { ReadMode } from '../shared/trigger/plan';
-import type { DeviceSelection } from '../shared/trigger/selection';
-import { EVENT_KINDS, type DailyLimitSettings, type DetectionSettings, type EventKind } from '../shared/trigger/types';
+import type { ReadMode } from './detection/plan';
+import type { DeviceSelection } from './detection/selection';
+import { EVENT_KINDS, type DailyLimitSettings, type DetectionSettings, type EventKind } from './detection/types';
 import { toNonEmptyText, toNumberInRange, toResourceId, type Check } from '../shared/validation';
 import { DEFAULT_TIME_ZONE, toTimeZone } from '../shared/zonedDay';
 

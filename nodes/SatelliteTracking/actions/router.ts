@@ -6,7 +6,7 @@ import * as device from './device/Device.resource';
 import * as group from './group/Group.resource';
 import * as location from './location/Location.resource';
 import type { OperationModule } from './operation';
-import { readRequestSettings } from './requestSettings';
+import { readRequestSettings } from '../../shared/requestSettings';
 import { runItems } from './runItems';
 import * as user from './user/User.resource';
 

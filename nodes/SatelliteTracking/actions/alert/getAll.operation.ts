@@ -4,7 +4,8 @@ import { checked, getDateRange, getResourceId } from '../../../shared/parameters
 import type { TrackingApiClient } from '../../../shared/transport';
 import { toOptionalText } from '../../../shared/validation';
 import type { Alert, AlertsRequest } from '../../../shared/wire';
-import { applyLimit, dateRange, deviceLocator, readLimit, returnAllAndLimit } from '../common.descriptions';
+import { deviceLocator } from '../../../shared/descriptions';
+import { applyLimit, dateRange, readLimit, returnAllAndLimit } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	{ ...deviceLocator, description: 'The device whose alerts to get' },

@@ -3,7 +3,7 @@ import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } fr
 import { getResourceId } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
 import type { Device } from '../../../shared/wire';
-import { deviceLocator } from '../common.descriptions';
+import { deviceLocator } from '../../../shared/descriptions';
 
 const properties: INodeProperties[] = [{ ...deviceLocator, description: 'The device to get' }];
 

@@ -5,7 +5,7 @@ import { checked } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
 import { toNumberInRange } from '../../../shared/validation';
 import type { Device } from '../../../shared/wire';
-import { collection } from '../common.descriptions';
+import { collection } from '../../../shared/descriptions';
 
 const MAX_DAYS = 3650;
 const MAX_LICENSES = 10_000_000;

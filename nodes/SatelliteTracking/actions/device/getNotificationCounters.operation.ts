@@ -6,7 +6,7 @@ import type { TrackingApiClient } from '../../../shared/transport';
 import { toNumberInRange } from '../../../shared/validation';
 import type { Alert, DateRange, Device } from '../../../shared/wire';
 import { dayOf, dayRange, DEFAULT_TIME_ZONE, toCalendarDay, toTimeZone } from '../../../shared/zonedDay';
-import { collection, dailyLimitsCollection, dayTimeZone, deviceLocator, deviceLocatorList } from '../common.descriptions';
+import { collection, dailyLimitsCollection, dayTimeZone, deviceLocator, deviceLocatorList } from '../../../shared/descriptions';
 
 const MAX_DAILY_LIMIT = 1_000_000;
 

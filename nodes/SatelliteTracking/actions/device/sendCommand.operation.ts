@@ -4,7 +4,7 @@ import { checked, getResourceId, invalidInput } from '../../../shared/parameters
 import type { TrackingApiClient } from '../../../shared/transport';
 import { toBoolean, toNonEmptyText, type Check } from '../../../shared/validation';
 import { COMMAND_FORMATS, type CommandFormat, type SendCommandRequest } from '../../../shared/wire';
-import { collection, deviceLocator } from '../common.descriptions';
+import { collection, deviceLocator } from '../../../shared/descriptions';
 
 const properties: INodeProperties[] = [
 	{ ...deviceLocator, description: 'The device to send the command to' },

@@ -3,7 +3,7 @@ import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } fr
 import { devicesWith } from '../../../shared/groups';
 import { KeyedLock } from '../../../shared/keyedLock';
 import type { TrackingApiClient } from '../../../shared/transport';
-import { groupLocator } from '../common.descriptions';
+import { groupLocator } from '../../../shared/descriptions';
 import { changeGroupDevices, devicesProperty } from './groupFields';
 
 const properties: INodeProperties[] = [

@@ -2,7 +2,7 @@ import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } fr
 
 import { getResourceId } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
-import { groupLocator } from '../common.descriptions';
+import { groupLocator } from '../../../shared/descriptions';
 
 const properties: INodeProperties[] = [{ ...groupLocator, description: 'The group to delete' }];
 

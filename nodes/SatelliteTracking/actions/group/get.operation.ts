@@ -3,7 +3,7 @@ import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } fr
 import { getResourceId } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
 import type { Group } from '../../../shared/wire';
-import { groupLocator } from '../common.descriptions';
+import { groupLocator } from '../../../shared/descriptions';
 
 const properties: INodeProperties[] = [{ ...groupLocator, description: 'The group to get' }];
 

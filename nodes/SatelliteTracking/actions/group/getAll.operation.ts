@@ -3,7 +3,8 @@ import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } fr
 import { filterGroups } from '../../../shared/groups';
 import type { TrackingApiClient } from '../../../shared/transport';
 import type { Group } from '../../../shared/wire';
-import { applyLimit, collection, readLimit, nameContainsFilter, returnAllAndLimit } from '../common.descriptions';
+import { collection } from '../../../shared/descriptions';
+import { applyLimit, readLimit, nameContainsFilter, returnAllAndLimit } from '../common.descriptions';
 
 const properties: INodeProperties[] = [...returnAllAndLimit, collection('filters', 'Filters', 'Add Filter', [nameContainsFilter('groups')])];
 

@@ -3,7 +3,7 @@ import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } fr
 import { getResourceId } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
 import { GROUP_REQUIRED_FIELDS, type Group } from '../../../shared/wire';
-import { groupLocator } from '../common.descriptions';
+import { groupLocator } from '../../../shared/descriptions';
 import { getUpdatePatch, updateProperties } from '../writeFields';
 import { GROUP_FIELDS, groupUpdateFieldOptions } from './groupFields';
 

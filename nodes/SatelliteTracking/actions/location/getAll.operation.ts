@@ -3,7 +3,8 @@ import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } fr
 import { getDateRange, getResourceId } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
 import type { Location, LocationsRequest } from '../../../shared/wire';
-import { applyLimit, dateRange, deviceLocator, readLimit, returnAllAndLimit } from '../common.descriptions';
+import { deviceLocator } from '../../../shared/descriptions';
+import { applyLimit, dateRange, readLimit, returnAllAndLimit } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	{ ...deviceLocator, description: 'The device whose fixes to get' },

@@ -9,7 +9,8 @@ import {
 	type Location,
 	type LocationsRequest,
 } from '../../../shared/wire';
-import { collection, deviceLocator, keyValueCollection, keyValueMap } from '../common.descriptions';
+import { collection, deviceLocator } from '../../../shared/descriptions';
+import { keyValueCollection, keyValueMap } from '../common.descriptions';
 
 /** The field's name in the UI, which error messages use too. */
 const label = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);

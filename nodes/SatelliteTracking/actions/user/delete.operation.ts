@@ -2,7 +2,7 @@ import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } fr
 
 import { getResourceId } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
-import { userLocator } from '../common.descriptions';
+import { userLocator } from '../../../shared/descriptions';
 
 const properties: INodeProperties[] = [{ ...userLocator, description: 'The user to delete' }];
 

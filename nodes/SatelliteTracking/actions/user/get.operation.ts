@@ -4,7 +4,7 @@ import { getResourceId } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
 import { withoutWriteOnlyFields } from '../../../shared/users';
 import type { User } from '../../../shared/wire';
-import { userLocator } from '../common.descriptions';
+import { userLocator } from '../../../shared/descriptions';
 
 const properties: INodeProperties[] = [{ ...userLocator, description: 'The user to get' }];
 

@@ -3,7 +3,8 @@ import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } fr
 import type { TrackingApiClient } from '../../../shared/transport';
 import { filterUsers, withoutWriteOnlyFields, type UserFilters } from '../../../shared/users';
 import type { User } from '../../../shared/wire';
-import { applyLimit, collection, nameContainsFilter, readLimit, returnAllAndLimit } from '../common.descriptions';
+import { collection } from '../../../shared/descriptions';
+import { applyLimit, nameContainsFilter, readLimit, returnAllAndLimit } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit,

@@ -1,5 +1,5 @@
-import { distanceMeters } from '../../geo/distance';
-import type { Location } from '../../wire';
+import { distanceMeters } from '../../../shared/geo/distance';
+import type { Location } from '../../../shared/wire';
 import { deviceEvent, type Detector } from '../detector';
 import { toPosition, toSeenFix } from '../fixes';
 import type { SeenFix, TriggerEvent } from '../types';

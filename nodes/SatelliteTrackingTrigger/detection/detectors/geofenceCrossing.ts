@@ -1,4 +1,4 @@
-import { geofenceContains, type Geofence } from '../../geo/geofence';
+import { geofenceContains, type Geofence } from '../../../shared/geo/geofence';
 import { deviceEvent, type Detector, type Observation } from '../detector';
 import { toPosition } from '../fixes';
 import type { DetectionSettings, TriggerEvent } from '../types';

@@ -1,4 +1,4 @@
-import type { Location } from '../../wire';
+import type { Location } from '../../../shared/wire';
 import { deviceEvent, type Detector } from '../detector';
 
 /** Every new fix that carries an alert (and, with a filter, an alert text matching it). */

@@ -2,7 +2,7 @@
  * Change detection for one device: given what state kept of it, the fixes just fetched and the
  * settings, the events to report and the device's next state. Pure.
  */
-import type { Location } from '../wire';
+import type { Location } from '../../shared/wire';
 import type { Observation } from './detector';
 import { DETECTORS } from './detectors';
 import { fixTime, freshFixes, toPosition } from './fixes';

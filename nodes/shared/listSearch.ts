@@ -1,7 +1,7 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { TrackingApiClient } from '../../shared/transport';
-import type { Device, EndpointName, Group, User } from '../../shared/wire';
+import { TrackingApiClient } from './transport';
+import type { Device, EndpointName, Group, User } from './wire';
 
 /** Lists one kind of resource and keeps those whose searchable texts contain the filter. */
 async function search<T>(

@@ -1,4 +1,4 @@
-import { crossingKey, unreportedCrossings } from '../../notifications';
+import { crossingKey, unreportedCrossings } from '../../../shared/notifications';
 import { deviceEvent, type Detector } from '../detector';
 import type { DeviceState, TriggerEvent } from '../types';
 

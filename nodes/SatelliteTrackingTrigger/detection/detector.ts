@@ -3,7 +3,7 @@
  * device's previous state, reports events and returns its part of the next state; adding an event
  * kind is one more detector in detectors/index.ts.
  */
-import type { Location } from '../wire';
+import type { Location } from '../../shared/wire';
 import type { DayCounts, DetectionSettings, DeviceInfo, DeviceState, EventKind, FixPosition, SeenFix, TriggerEvent } from './types';
 
 export interface Observation {

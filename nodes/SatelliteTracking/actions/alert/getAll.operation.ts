@@ -3,7 +3,7 @@ import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } fr
 import { checked, getDateRange, getResourceId } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
 import { toOptionalText } from '../../../shared/validation';
-import type { Alert, AlertsRequest } from '../../../shared/wire';
+import type { AlertsRequest } from '../../../shared/wire';
 import { deviceLocator } from '../../../shared/descriptions';
 import { applyLimit, dateRange, readLimit, returnAllAndLimit } from '../common.descriptions';
 
@@ -28,6 +28,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, api: T
 	const alertName = checked(this, itemIndex, 'Alert Name', toOptionalText(this.getNodeParameter('alertName', itemIndex, '')));
 	if (alertName !== '') body.alertName = alertName;
 	const limit = readLimit(this, itemIndex);
-	const alerts = await api.request<Alert[]>('getAlerts', { deviceId }, body, itemIndex);
+	const alerts = await api.request('getAlerts', { params: { deviceId }, body, itemIndex });
 	return applyLimit(alerts, limit).map((alert) => ({ deviceId, ...alert }));
 }

@@ -2,7 +2,6 @@ import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } fr
 
 import { getResourceId } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
-import type { Device } from '../../../shared/wire';
 import { deviceLocator } from '../../../shared/descriptions';
 
 const properties: INodeProperties[] = [{ ...deviceLocator, description: 'The device to get' }];
@@ -11,5 +10,5 @@ export const description = updateDisplayOptions({ show: { resource: ['device'], 
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
 	const deviceId = getResourceId(this, itemIndex, 'deviceId', 'Device');
-	return await api.request<Device>('getDevice', { deviceId }, undefined, itemIndex);
+	return await api.request('getDevice', { params: { deviceId }, itemIndex });
 }

@@ -2,7 +2,6 @@ import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type IN
 
 import { filterDevices, type DeviceFilters } from '../../../shared/devices';
 import type { TrackingApiClient } from '../../../shared/transport';
-import type { Device } from '../../../shared/wire';
 import { applyLimit, readLimit, returnAllAndLimit } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -54,7 +53,7 @@ export const description = updateDisplayOptions({ show: { resource: ['device'], 
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
 	const limit = readLimit(this, itemIndex);
-	const devices = await api.request<Device[]>('listDevices', {}, undefined, itemIndex);
+	const devices = await api.request('listDevices', { itemIndex });
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject as DeviceFilters;
 	return applyLimit(filterDevices(devices, filters, new Date()), limit) as unknown as IDataObject[];
 }

@@ -42,7 +42,7 @@ export const description = updateDisplayOptions({ show: { resource: ['device'], 
 
 /** One device listing per run, whatever the number of items. */
 export async function prepareBatch(this: IExecuteFunctions, api: TrackingApiClient) {
-	return await api.request<Device[]>('listDevices');
+	return await api.request('listDevices');
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, _api: TrackingApiClient, devices: Device[]) {

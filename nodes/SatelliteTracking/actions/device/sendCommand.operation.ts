@@ -62,6 +62,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, api: T
 		checked(this, itemIndex, 'Command', FORMAT_CHECKS[body.format](text));
 	}
 	if (sms !== undefined) body.sms = checked(this, itemIndex, 'Send by SMS', toBoolean(sms));
-	const result = await api.request<string>('sendCommand', { deviceId }, body, itemIndex);
+	const result = await api.request('sendCommand', { params: { deviceId }, body, itemIndex });
 	return { deviceId, command: text, result };
 }

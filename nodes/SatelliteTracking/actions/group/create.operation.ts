@@ -1,7 +1,6 @@
 import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import type { TrackingApiClient } from '../../../shared/transport';
-import type { Group } from '../../../shared/wire';
 import { groupAdditionalFields, readGroup, requiredGroupProperties } from './groupFields';
 
 const properties: INodeProperties[] = [...requiredGroupProperties, groupAdditionalFields];
@@ -9,5 +8,5 @@ const properties: INodeProperties[] = [...requiredGroupProperties, groupAddition
 export const description = updateDisplayOptions({ show: { resource: ['group'], operation: ['create'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
-	return await api.request<Group>('createGroup', {}, readGroup(this, itemIndex), itemIndex);
+	return await api.request('createGroup', { body: readGroup(this, itemIndex), itemIndex });
 }

@@ -10,6 +10,6 @@ export const description = updateDisplayOptions({ show: { resource: ['group'], o
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
 	const groupId = getResourceId(this, itemIndex, 'groupId', 'Group');
-	await api.request('deleteGroup', { groupId }, undefined, itemIndex);
+	await api.request('deleteGroup', { params: { groupId }, itemIndex });
 	return { deleted: true, id: groupId };
 }

@@ -2,7 +2,6 @@ import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } fr
 
 import { getResourceId } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
-import type { Group } from '../../../shared/wire';
 import { groupLocator } from '../../../shared/descriptions';
 
 const properties: INodeProperties[] = [{ ...groupLocator, description: 'The group to get' }];
@@ -11,5 +10,5 @@ export const description = updateDisplayOptions({ show: { resource: ['group'], o
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
 	const groupId = getResourceId(this, itemIndex, 'groupId', 'Group');
-	return await api.request<Group>('getGroup', { groupId }, undefined, itemIndex);
+	return await api.request('getGroup', { params: { groupId }, itemIndex });
 }

@@ -2,7 +2,6 @@ import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } fr
 
 import { filterGroups } from '../../../shared/groups';
 import type { TrackingApiClient } from '../../../shared/transport';
-import type { Group } from '../../../shared/wire';
 import { collection } from '../../../shared/descriptions';
 import { applyLimit, readLimit, nameContainsFilter, returnAllAndLimit } from '../common.descriptions';
 
@@ -12,7 +11,7 @@ export const description = updateDisplayOptions({ show: { resource: ['group'], o
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
 	const limit = readLimit(this, itemIndex);
-	const groups = await api.request<Group[]>('listGroups', {}, undefined, itemIndex);
+	const groups = await api.request('listGroups', { itemIndex });
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as { nameContains?: string };
 	return applyLimit(filterGroups(groups, filters), limit);
 }

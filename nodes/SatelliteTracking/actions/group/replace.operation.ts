@@ -2,7 +2,6 @@ import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } fr
 
 import { getResourceId } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
-import type { Group } from '../../../shared/wire';
 import { groupLocator } from '../../../shared/descriptions';
 import { groupAdditionalFields, readGroup, requiredGroupProperties } from './groupFields';
 
@@ -16,5 +15,5 @@ export const description = updateDisplayOptions({ show: { resource: ['group'], o
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
 	const groupId = getResourceId(this, itemIndex, 'groupId', 'Group');
-	return await api.request<Group>('replaceGroup', { groupId }, readGroup(this, itemIndex), itemIndex);
+	return await api.request('replaceGroup', { params: { groupId }, body: readGroup(this, itemIndex), itemIndex });
 }

@@ -2,7 +2,7 @@ import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } fr
 
 import { getResourceId } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
-import { GROUP_REQUIRED_FIELDS, type Group } from '../../../shared/wire';
+import { GROUP_REQUIRED_FIELDS } from '../../../shared/wire';
 import { groupLocator } from '../../../shared/descriptions';
 import { getUpdatePatch, updateProperties } from '../writeFields';
 import { GROUP_FIELDS, groupUpdateFieldOptions } from './groupFields';
@@ -17,5 +17,5 @@ export const description = updateDisplayOptions({ show: { resource: ['group'], o
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
 	const groupId = getResourceId(this, itemIndex, 'groupId', 'Group');
 	const patch = getUpdatePatch(this, itemIndex, GROUP_FIELDS, GROUP_REQUIRED_FIELDS);
-	return await api.request<Group>('updateGroup', { groupId }, patch, itemIndex);
+	return await api.request('updateGroup', { params: { groupId }, body: patch, itemIndex });
 }

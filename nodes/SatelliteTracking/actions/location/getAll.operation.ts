@@ -2,7 +2,7 @@ import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } fr
 
 import { getDateRange, getResourceId } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
-import type { Location, LocationsRequest } from '../../../shared/wire';
+import type { LocationsRequest } from '../../../shared/wire';
 import { deviceLocator } from '../../../shared/descriptions';
 import { applyLimit, dateRange, readLimit, returnAllAndLimit } from '../common.descriptions';
 
@@ -18,6 +18,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, api: T
 	const deviceId = getResourceId(this, itemIndex, 'deviceId', 'Device');
 	const body: LocationsRequest = getDateRange(this, itemIndex);
 	const limit = readLimit(this, itemIndex);
-	const locations = await api.request<Location[]>('getLocations', { deviceId }, body, itemIndex);
+	const locations = await api.request('getLocations', { params: { deviceId }, body, itemIndex });
 	return applyLimit(locations, limit).map((location) => ({ deviceId, ...location }));
 }

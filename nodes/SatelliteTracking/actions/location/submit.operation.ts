@@ -78,6 +78,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, api: T
 	const location = buildLocation(this, itemIndex);
 	// The endpoint stores the fix and answers the range around it, which confirms what was kept.
 	const body: LocationsRequest = { from: location.dateTime, to: location.dateTime, location };
-	const stored = await api.request<Location[]>('submitLocation', { deviceId }, body, itemIndex);
+	const stored = await api.request('submitLocation', { params: { deviceId }, body, itemIndex });
 	return stored.map((fix) => ({ deviceId, ...fix }));
 }

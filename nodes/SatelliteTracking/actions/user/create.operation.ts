@@ -2,7 +2,6 @@ import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } fr
 
 import type { TrackingApiClient } from '../../../shared/transport';
 import { withoutWriteOnlyFields } from '../../../shared/users';
-import type { User } from '../../../shared/wire';
 import { readUser, requiredUserProperties, userAdditionalFields } from './userFields';
 
 const properties: INodeProperties[] = [...requiredUserProperties, userAdditionalFields];
@@ -10,6 +9,6 @@ const properties: INodeProperties[] = [...requiredUserProperties, userAdditional
 export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['create'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
-	const user = await api.request<User>('createUser', {}, readUser(this, itemIndex).set, itemIndex);
+	const user = await api.request('createUser', { body: readUser(this, itemIndex).set, itemIndex });
 	return withoutWriteOnlyFields(user);
 }

@@ -10,6 +10,6 @@ export const description = updateDisplayOptions({ show: { resource: ['user'], op
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
 	const userId = getResourceId(this, itemIndex, 'userId', 'User');
-	await api.request('deleteUser', { userId }, undefined, itemIndex);
+	await api.request('deleteUser', { params: { userId }, itemIndex });
 	return { deleted: true, id: userId };
 }

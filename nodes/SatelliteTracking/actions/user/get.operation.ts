@@ -3,7 +3,6 @@ import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } fr
 import { getResourceId } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
 import { withoutWriteOnlyFields } from '../../../shared/users';
-import type { User } from '../../../shared/wire';
 import { userLocator } from '../../../shared/descriptions';
 
 const properties: INodeProperties[] = [{ ...userLocator, description: 'The user to get' }];
@@ -12,5 +11,5 @@ export const description = updateDisplayOptions({ show: { resource: ['user'], op
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
 	const userId = getResourceId(this, itemIndex, 'userId', 'User');
-	return withoutWriteOnlyFields(await api.request<User>('getUser', { userId }, undefined, itemIndex));
+	return withoutWriteOnlyFields(await api.request('getUser', { params: { userId }, itemIndex }));
 }

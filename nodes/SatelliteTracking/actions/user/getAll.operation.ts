@@ -2,7 +2,6 @@ import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } fr
 
 import type { TrackingApiClient } from '../../../shared/transport';
 import { filterUsers, withoutWriteOnlyFields, type UserFilters } from '../../../shared/users';
-import type { User } from '../../../shared/wire';
 import { collection } from '../../../shared/descriptions';
 import { applyLimit, nameContainsFilter, readLimit, returnAllAndLimit } from '../common.descriptions';
 
@@ -32,7 +31,7 @@ export const description = updateDisplayOptions({ show: { resource: ['user'], op
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
 	const limit = readLimit(this, itemIndex);
-	const users = await api.request<User[]>('listUsers', {}, undefined, itemIndex);
+	const users = await api.request('listUsers', { itemIndex });
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as UserFilters;
 	return applyLimit(filterUsers(users, filters), limit).map(withoutWriteOnlyFields);
 }

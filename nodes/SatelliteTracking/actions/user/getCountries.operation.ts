@@ -6,5 +6,5 @@ import { countryList } from '../../../shared/users';
 export const description: INodeProperties[] = [];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
-	return countryList(await api.request<Record<string, string>>('listCountries', {}, undefined, itemIndex));
+	return countryList(await api.request('listCountries', { itemIndex }));
 }

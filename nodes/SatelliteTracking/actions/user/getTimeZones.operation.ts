@@ -6,5 +6,5 @@ import { timeZoneList } from '../../../shared/users';
 export const description: INodeProperties[] = [];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
-	return timeZoneList(await api.request<Record<string, string>>('listTimeZones', {}, undefined, itemIndex));
+	return timeZoneList(await api.request('listTimeZones', { itemIndex }));
 }

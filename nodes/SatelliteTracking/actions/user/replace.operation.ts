@@ -3,7 +3,6 @@ import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } fr
 import { getResourceId } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
 import { withoutWriteOnlyFields } from '../../../shared/users';
-import type { User } from '../../../shared/wire';
 import { userLocator } from '../../../shared/descriptions';
 import { readUser, requiredUserProperties, userAdditionalFields } from './userFields';
 
@@ -17,6 +16,6 @@ export const description = updateDisplayOptions({ show: { resource: ['user'], op
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
 	const userId = getResourceId(this, itemIndex, 'userId', 'User');
-	const user = await api.request<User>('replaceUser', { userId }, readUser(this, itemIndex).set, itemIndex);
+	const user = await api.request('replaceUser', { params: { userId }, body: readUser(this, itemIndex).set, itemIndex });
 	return withoutWriteOnlyFields(user);
 }

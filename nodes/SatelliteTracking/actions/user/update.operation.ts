@@ -3,7 +3,7 @@ import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } fr
 import { getResourceId } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
 import { withoutWriteOnlyFields } from '../../../shared/users';
-import { USER_REQUIRED_FIELDS, type User } from '../../../shared/wire';
+import { USER_REQUIRED_FIELDS } from '../../../shared/wire';
 import { userLocator } from '../../../shared/descriptions';
 import { getUpdatePatch, updateProperties } from '../writeFields';
 import { USER_FIELDS, userUpdateFieldOptions } from './userFields';
@@ -18,5 +18,5 @@ export const description = updateDisplayOptions({ show: { resource: ['user'], op
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
 	const userId = getResourceId(this, itemIndex, 'userId', 'User');
 	const patch = getUpdatePatch(this, itemIndex, USER_FIELDS, USER_REQUIRED_FIELDS);
-	return withoutWriteOnlyFields(await api.request<User>('updateUser', { userId }, patch, itemIndex));
+	return withoutWriteOnlyFields(await api.request('updateUser', { params: { userId }, body: patch, itemIndex }));
 }

@@ -3,7 +3,7 @@ import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } fr
 import type { TrackingApiClient } from '../../../shared/transport';
 import { planUpserts, type UpsertRequest, type UpsertStep } from '../../../shared/upsertPlan';
 import { withoutWriteOnlyFields } from '../../../shared/users';
-import type { User, UserWrite } from '../../../shared/wire';
+import type { UserWrite } from '../../../shared/wire';
 import { readUser, requiredUserProperties, userAdditionalFields } from './userFields';
 
 const properties: INodeProperties[] = [
@@ -40,7 +40,7 @@ export async function prepareBatch(this: IExecuteFunctions, api: TrackingApiClie
 			invalid.set(itemIndex, error);
 		}
 	}
-	const users = requests.length === 0 ? [] : await api.request<User[]>('listUsers');
+	const users = requests.length === 0 ? [] : await api.request('listUsers');
 	return { plan: planUpserts(users, requests), invalid };
 }
 
@@ -49,11 +49,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, api: T
 	if (!step) throw batch.invalid.get(itemIndex);
 	switch (step.kind) {
 		case 'create': {
-			const created = await api.request<User>('createUser', {}, step.user, itemIndex);
+			const created = await api.request('createUser', { body: step.user, itemIndex });
 			return { action: 'created', user: withoutWriteOnlyFields(created) };
 		}
 		case 'update': {
-			const updated = await api.request<User>('updateUser', { userId: step.userId }, step.patch, itemIndex);
+			const updated = await api.request('updateUser', { params: { userId: step.userId }, body: step.patch, itemIndex });
 			return { action: 'updated', user: withoutWriteOnlyFields(updated) };
 		}
 		case 'unchanged':

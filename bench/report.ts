@@ -22,6 +22,8 @@ export interface Figure {
 	verdict: Verdict;
 	/** Why it was skipped, what it was measured against, anything a reader needs. */
 	note?: string;
+	/** The n8n-core version the nodes ran in, for figures the engine produced. */
+	core?: string;
 }
 
 export interface BenchReport {
@@ -29,7 +31,8 @@ export interface BenchReport {
 	finishedAt: string;
 	wallSeconds: number;
 	mode: 'full' | 'smoke';
-	machine: { cpus: number; cpuModel: string; node: string; loadAverageAtStart: number[] };
+	/** `core`: the n8n-core version this process ran the nodes in. */
+	machine: { cpus: number; cpuModel: string; node: string; loadAverageAtStart: number[]; core?: string };
 	sizes: Record<string, unknown>;
 	figures: Figure[];
 	/** Everything measured, per scenario, including what the table leaves out. */
@@ -45,6 +48,21 @@ export function verdict(met: boolean): Verdict {
 	return met ? 'met' : 'MISSED';
 }
 
+/** The package's share of the time: node speed over the speed of n8n's bare helper loop doing the same calls. */
+export const HELPER_LOOP_TARGET = 0.9;
+
+export function nodeVsHelperLoop(scenario: string, figure: string, ratio: number, note: string): Figure {
+	return {
+		id: `${scenario}.vsHelperLoop`,
+		figure,
+		value: ratio,
+		unit: '×',
+		target: `≥ ${HELPER_LOOP_TARGET}×`,
+		verdict: verdict(ratio >= HELPER_LOOP_TARGET),
+		note,
+	};
+}
+
 function formatNumber(value: number): string {
 	if (!Number.isFinite(value)) return String(value);
 	if (Number.isInteger(value)) return value.toLocaleString('en-US');
@@ -56,6 +74,7 @@ const ratio = (value: number | undefined) => (value === undefined || !Number.isF
 
 export function renderTable(figures: Figure[]): string {
 	const rows = figures.map((figure) => [
+		figure.core ?? '',
 		figure.figure,
 		figure.value === null ? '—' : `${formatNumber(figure.value)}${figure.unit ? ` ${figure.unit}` : ''}`,
 		ratio(figure.vsCeiling),
@@ -63,7 +82,7 @@ export function renderTable(figures: Figure[]): string {
 		figure.target ?? '',
 		figure.verdict === 'info' ? '' : figure.verdict,
 	]);
-	const header = ['figure', 'value', 'vs ceiling', 'vs DIY', 'target', 'verdict'];
+	const header = ['n8n-core', 'figure', 'value', 'vs ceiling', 'vs DIY', 'target', 'verdict'];
 	const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
 	const line = (cells: string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column])).join(' | ')} |`;
 	return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
@@ -72,7 +91,7 @@ export function renderTable(figures: Figure[]): string {
 export function renderNotes(figures: Figure[]): string {
 	return figures
 		.filter((figure) => figure.note)
-		.map((figure) => `- ${figure.figure}: ${figure.note}`)
+		.map((figure) => `- ${figure.figure}${figure.core ? ` (n8n-core ${figure.core})` : ''}: ${figure.note}`)
 		.join('\n');
 }
 

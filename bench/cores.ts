@@ -101,7 +101,8 @@ export async function runOnCurrentCore(scenarios: string[], smoke: boolean): Pro
 	if (smoke) args.push('--smoke');
 	try {
 		const child = spawn(install.node, args, { cwd: join(__dirname, '..'), stdio: ['ignore', 'ignore', 'inherit'] });
-		const stopChild = () => child.kill('SIGKILL');
+		// SIGTERM, so the child's own exit handlers stop its sandboxes.
+		const stopChild = () => child.kill('SIGTERM');
 		process.once('exit', stopChild);
 		const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
 		process.off('exit', stopChild);

@@ -16,21 +16,12 @@ import { median, timed } from '../measure';
 import { rawCall, rawRun, rawToken, routeKey, type RawCall } from '../rawClient';
 import { nodeVsHelperLoop, verdict } from '../report';
 import { startSandboxProcess, type SandboxProcess } from '../sandboxProcess';
+import { HR_SYNC_UPSERT } from '../../test/support/hrSync';
 
 const LIST = routeKey('listUsers');
 const CREATE = routeKey('createUser');
 const PATCH = routeKey('updateUser');
 const PUT = routeKey('replaceUser');
-
-/** The upsert node as an HR-sync workflow sets it up: every field from the incoming row. */
-const upsertParameters = {
-	resource: 'user',
-	operation: 'upsert',
-	name: '={{ $json.name }}',
-	email: '={{ $json.email }}',
-	country: '={{ $json.country }}',
-	timeZone: '={{ $json.timeZone }}',
-};
 
 type Row = Pick<UserWrite, 'name' | 'email' | 'country' | 'timeZone'>;
 
@@ -121,7 +112,7 @@ export async function upsertScenario(ctx: BenchContext): Promise<void> {
 			let ceilingMs = 0;
 			let helperLoop!: HelperLoopRun;
 			const sides = [
-				async () => void (node = await timed(() => engine.runNode(upsertParameters, { items: rows as never[] }))),
+				async () => void (node = await timed(() => engine.runNode(HR_SYNC_UPSERT, { items: rows as never[] }))),
 				async () => void (ceilingMs = (await rawRun(forCeiling.url, calls, DEFAULT_CONCURRENCY)).wallMs),
 				async () => void (helperLoop = await executeHelperLoop(loopEngine, calls, DEFAULT_CONCURRENCY, rows)),
 			];

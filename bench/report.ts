@@ -2,6 +2,8 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 
+import type { HelperLoopRun } from './helperLoop';
+
 export type Verdict = 'met' | 'MISSED' | 'info' | 'skipped';
 
 export interface Figure {
@@ -51,16 +53,36 @@ export function verdict(met: boolean): Verdict {
 /** The package's share of the time: node speed over the speed of n8n's bare helper loop doing the same calls. */
 export const HELPER_LOOP_TARGET = 0.9;
 
-export function nodeVsHelperLoop(scenario: string, figure: string, ratio: number, note: string): Figure {
-	return {
-		id: `${scenario}.vsHelperLoop`,
-		figure,
-		value: ratio,
-		unit: '×',
-		target: `≥ ${HELPER_LOOP_TARGET}×`,
-		verdict: verdict(ratio >= HELPER_LOOP_TARGET),
-		note,
-	};
+/**
+ * A scenario's two helper-loop rows: the loop itself (against the raw ceiling: n8n's cost), and the
+ * node's speed over the loop's (the package's share), with its target.
+ */
+export function helperLoopFigures(
+	scenario: string,
+	loop: { figure: string; value: number; unit: string; vsCeiling: number; runs: HelperLoopRun[]; calls: number; note: string },
+	node: { figure: string; speedRatio: number; note: string },
+): Figure[] {
+	const incomplete = loop.runs.find((run) => run.ok !== loop.calls);
+	return [
+		{
+			id: `${scenario}.helperLoop`,
+			figure: loop.figure,
+			value: loop.value,
+			unit: loop.unit,
+			vsCeiling: loop.vsCeiling,
+			verdict: incomplete ? 'MISSED' : 'info',
+			note: incomplete ? `incomplete: ${incomplete.ok}/${loop.calls} (${incomplete.error ?? 'non-2xx answers'})` : loop.note,
+		},
+		{
+			id: `${scenario}.vsHelperLoop`,
+			figure: node.figure,
+			value: node.speedRatio,
+			unit: '×',
+			target: `≥ ${HELPER_LOOP_TARGET}×`,
+			verdict: verdict(!incomplete && node.speedRatio >= HELPER_LOOP_TARGET),
+			note: node.note,
+		},
+	];
 }
 
 function formatNumber(value: number): string {

@@ -13,7 +13,7 @@ import { diyOutcome, diyWorkflow, type DiyOutcome } from '../diy';
 import { executeHelperLoop, type HelperLoopRun } from '../helperLoop';
 import { median, sleepMs, timed, withPeakRss } from '../measure';
 import { rawCall, rawRun, type RawCall, type RawRun } from '../rawClient';
-import { nodeVsHelperLoop, verdict, type Figure } from '../report';
+import { helperLoopFigures, verdict, type Figure } from '../report';
 import { startSandboxProcess, type SandboxProcess } from '../sandboxProcess';
 
 const MB = 1024 * 1024;
@@ -171,7 +171,6 @@ async function p2Throughput(ctx: BenchContext, sandbox: SandboxProcess, engine: 
 	const ceilingRate = median(measured.map((entry) => perSecond(entry.ceiling.wallMs)));
 	const nodeRate = median(measured.map((entry) => perSecond(entry.node.wallMs)));
 	const loopRate = median(measured.map((entry) => perSecond(entry.helperLoop.wallMs)));
-	const loopIncomplete = measured.find((entry) => entry.helperLoop.ok !== items);
 	const diyRuns = measured.flatMap((entry) => (entry.diy ? [entry.diy] : []));
 	const diyRate = diyRuns.length > 0 ? median(diyRuns.map((run) => perSecond(run.wallMs))) : undefined;
 	const nodeIncomplete = measured.find((entry) => entry.node.completed !== items);
@@ -191,17 +190,6 @@ async function p2Throughput(ctx: BenchContext, sandbox: SandboxProcess, engine: 
 			note: `median of ${rounds} round(s); one token call per run included in the time`,
 		},
 		{
-			id: 'helperLoop.P2.itemsPerSecond',
-			figure: `n8n helper loop: httpRequestWithAuthentication, ${DEFAULT_CONCURRENCY} at once, ${items} lastLocation calls`,
-			value: loopRate,
-			unit: 'calls/s',
-			vsCeiling: loopRate / ceilingRate,
-			verdict: loopIncomplete ? 'MISSED' : 'info',
-			note: loopIncomplete
-				? `incomplete: ${loopIncomplete.helperLoop.ok}/${items} (${loopIncomplete.helperLoop.error ?? 'non-2xx answers'})`
-				: `the same calls through n8n's own request helper, inside the same engine; median of ${rounds} round(s)`,
-		},
-		{
 			id: 'P2.itemsPerSecond',
 			figure: `P2 node, ${items} items → device.getLastLocation`,
 			value: nodeRate,
@@ -213,7 +201,19 @@ async function p2Throughput(ctx: BenchContext, sandbox: SandboxProcess, engine: 
 				? `incomplete: ${nodeIncomplete.node.completed}/${items} (${nodeIncomplete.node.error ?? 'error items'})`
 				: `default settings (${DEFAULT_CONCURRENCY} concurrent requests); median of ${rounds} round(s)`,
 		},
-		nodeVsHelperLoop('P2', `P2 node ÷ n8n helper loop, ${items} items/s`, nodeRate / loopRate, `${nodeRate.toFixed(0)} vs ${loopRate.toFixed(0)} items/s`),
+		...helperLoopFigures(
+			'P2',
+			{
+				figure: `n8n helper loop: httpRequestWithAuthentication, ${DEFAULT_CONCURRENCY} at once, ${items} lastLocation calls`,
+				value: loopRate,
+				unit: 'calls/s',
+				vsCeiling: loopRate / ceilingRate,
+				runs: measured.map((entry) => entry.helperLoop),
+				calls: items,
+				note: `the same calls through n8n's own request helper, inside the same engine; median of ${rounds} round(s)`,
+			},
+			{ figure: `P2 node ÷ n8n helper loop, ${items} items/s`, speedRatio: nodeRate / loopRate, note: `${nodeRate.toFixed(0)} vs ${loopRate.toFixed(0)} items/s` },
+		),
 		{
 			id: 'P2.peakRss',
 			figure: 'P2 node, peak RSS of the n8n process',

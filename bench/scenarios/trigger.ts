@@ -12,7 +12,7 @@ import type { BenchContext } from '../context';
 import { pollHelperLoop, type HelperLoopRun } from '../helperLoop';
 import { median, timed } from '../measure';
 import { rawCall, rawRun, type RawCall } from '../rawClient';
-import { nodeVsHelperLoop, verdict } from '../report';
+import { helperLoopFigures, verdict } from '../report';
 import { startSandboxProcess } from '../sandboxProcess';
 
 export const latestFixParameters = (requestSettings: IDataObject = {}): INodeParameters => ({
@@ -78,7 +78,6 @@ async function pollDevices(ctx: BenchContext, devices: number): Promise<void> {
 		const pollMs = median(rounds.map((round) => round.poll.wallMs));
 		const ceilingMs = median(rounds.map((round) => round.ceilingMs));
 		const loopMs = median(rounds.map((round) => round.helperLoop.wallMs));
-		const loopIncomplete = rounds.find((round) => round.helperLoop.ok !== calls.length);
 		const events = Math.min(...rounds.map((round) => round.poll.events));
 
 		const worst = Math.max(first.requests, ...rounds.map((round) => round.poll.requests));
@@ -102,18 +101,19 @@ async function pollDevices(ctx: BenchContext, devices: number): Promise<void> {
 				verdict: 'info',
 				note: `ceiling (same ${devices + 1} calls + token, ${DEFAULT_CONCURRENCY} connections) ${(ceilingMs / 1000).toFixed(2)} s; medians of ${rounds.length}; first (baseline) poll ${(first.wallMs / 1000).toFixed(2)} s`,
 			},
-			{
-				id: `P3.${devices}.helperLoop`,
-				figure: `n8n helper loop in a poll, ${devices} devices: wall time of the same ${devices + 1} calls`,
-				value: loopMs / 1000,
-				unit: 's',
-				vsCeiling: loopMs / ceilingMs,
-				verdict: loopIncomplete ? 'MISSED' : 'info',
-				note: loopIncomplete
-					? `incomplete: ${loopIncomplete.helperLoop.ok}/${calls.length} (${loopIncomplete.helperLoop.error ?? 'non-2xx answers'})`
-					: `httpRequestWithAuthentication, ${DEFAULT_CONCURRENCY} at once, in n8n's PollContext; medians of ${rounds.length}`,
-			},
-			nodeVsHelperLoop(`P3.${devices}`, `P3 trigger ÷ n8n helper loop, ${devices} devices, speed`, loopMs / pollMs, `poll ${(pollMs / 1000).toFixed(2)} s vs loop ${(loopMs / 1000).toFixed(2)} s`),
+			...helperLoopFigures(
+				`P3.${devices}`,
+				{
+					figure: `n8n helper loop in a poll, ${devices} devices: wall time of the same ${devices + 1} calls`,
+					value: loopMs / 1000,
+					unit: 's',
+					vsCeiling: loopMs / ceilingMs,
+					runs: rounds.map((round) => round.helperLoop),
+					calls: calls.length,
+					note: `httpRequestWithAuthentication, ${DEFAULT_CONCURRENCY} at once, in n8n's PollContext; medians of ${rounds.length}`,
+				},
+				{ figure: `P3 trigger ÷ n8n helper loop, ${devices} devices, speed`, speedRatio: loopMs / pollMs, note: `poll ${(pollMs / 1000).toFixed(2)} s vs loop ${(loopMs / 1000).toFixed(2)} s` },
+			),
 			{
 				id: `P3.${devices}.stateBytesPerDevice`,
 				figure: `P3 trigger, ${devices} devices: static data per device`,

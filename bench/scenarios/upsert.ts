@@ -14,7 +14,7 @@ import type { BenchContext } from '../context';
 import { executeHelperLoop, type HelperLoopRun } from '../helperLoop';
 import { median, timed } from '../measure';
 import { rawCall, rawRun, rawToken, routeKey, type RawCall } from '../rawClient';
-import { nodeVsHelperLoop, verdict } from '../report';
+import { helperLoopFigures, verdict } from '../report';
 import { startSandboxProcess, type SandboxProcess } from '../sandboxProcess';
 import { HR_SYNC_UPSERT } from '../../test/support/hrSync';
 
@@ -155,7 +155,6 @@ export async function upsertScenario(ctx: BenchContext): Promise<void> {
 	const wallMs = median(runs.map((run) => run.wallMs));
 	const ceilingMs = median(runs.map((run) => run.ceilingMs));
 	const loopMs = median(runs.map((run) => run.helperLoop.wallMs));
-	const loopIncomplete = runs.find((run) => run.helperLoop.ok !== calls.length);
 	ctx.figures.push(
 		{
 			id: 'P4.requests',
@@ -175,18 +174,19 @@ export async function upsertScenario(ctx: BenchContext): Promise<void> {
 			verdict: 'info',
 			note: `ceiling (same list + ${calls.length - 1} writes, ${DEFAULT_CONCURRENCY} connections) ${(ceilingMs / 1000).toFixed(2)} s; medians of ${runs.length}`,
 		},
-		{
-			id: 'P4.helperLoop',
-			figure: `n8n helper loop: the same list + ${calls.length - 1} writes, wall time`,
-			value: loopMs / 1000,
-			unit: 's',
-			vsCeiling: loopMs / ceilingMs,
-			verdict: loopIncomplete ? 'MISSED' : 'info',
-			note: loopIncomplete
-				? `incomplete: ${loopIncomplete.helperLoop.ok}/${calls.length} (${loopIncomplete.helperLoop.error ?? 'non-2xx answers'})`
-				: `httpRequestWithAuthentication, ${DEFAULT_CONCURRENCY} at once, fed the same ${rows.length} items; medians of ${runs.length}`,
-		},
-		nodeVsHelperLoop('P4', `P4 upsert ÷ n8n helper loop, speed`, loopMs / wallMs, `node ${(wallMs / 1000).toFixed(2)} s vs loop ${(loopMs / 1000).toFixed(2)} s`),
+		...helperLoopFigures(
+			'P4',
+			{
+				figure: `n8n helper loop: the same list + ${calls.length - 1} writes, wall time`,
+				value: loopMs / 1000,
+				unit: 's',
+				vsCeiling: loopMs / ceilingMs,
+				runs: runs.map((run) => run.helperLoop),
+				calls: calls.length,
+				note: `httpRequestWithAuthentication, ${DEFAULT_CONCURRENCY} at once, fed the same ${rows.length} items; medians of ${runs.length}`,
+			},
+			{ figure: 'P4 upsert ÷ n8n helper loop, speed', speedRatio: loopMs / wallMs, note: `node ${(wallMs / 1000).toFixed(2)} s vs loop ${(loopMs / 1000).toFixed(2)} s` },
+		),
 	);
 	ctx.details.P4 = { items: rows.length, users: userCount, expectedCreates, expectedUpdates, runs };
 }

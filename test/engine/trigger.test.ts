@@ -722,7 +722,7 @@ describe('telemetry, inputs, back online, dwell and new devices (issue 18)', () 
 
 	it('refuses bad rule values from expressions, naming the rule and field', async () => {
 		await withSandbox({ deviceCount: 1 }, async (h) => {
-			const poll = (extra: IDataObject) => h.poll({ ...extra }, {});
+			const poll = (parameters: INodeParameters) => h.poll(parameters, {});
 			const rule = { field: 'temperature', direction: 'above', value: 8 };
 			await expect(poll({ events: ['valueCrossed'], thresholdRules: { rule: [rule, { ...rule, value: 'warm' }] } })).rejects.toThrow(
 				'Invalid "Rule 2 Value": Rule 2 Value must be a number (got "warm")',

@@ -7,6 +7,8 @@ import { DEFAULT_NEAR_SHARE } from '../shared/notifications';
 import type { ClientOptions } from '../shared/transport';
 import { DEFAULT_EXPIRING_WITHIN_DAYS } from './detection/detectors/deviceExpiring';
 import { DEFAULT_SILENT_AFTER_MINUTES } from './detection/detectors/deviceSilent';
+import { FUEL_DROP_DEFAULTS } from './detection/detectors/fuelDropped';
+import { DEFAULT_DWELL_MINUTES } from './detection/detectors/geofenceDwell';
 import type { ReadMode } from './detection/plan';
 import type { DeviceSelection } from './detection/selection';
 import {
@@ -62,7 +64,7 @@ export function readSettings(context: IPollFunctions): TriggerSettings {
 			thresholdRules: events.includes('valueCrossed') ? readThresholdRules(context, parameter, check) : undefined,
 			fuelDrop: events.includes('fuelDropped') ? readFuelDrop(parameter, check) : undefined,
 			inputChange: events.includes('inputChanged') ? readInputChange(parameter, check) : undefined,
-			dwellMinutes: events.includes('geofenceDwell') ? check('Dwell (Minutes)', toPositive(parameter('dwellMinutes', 30))) : undefined,
+			dwellMinutes: events.includes('geofenceDwell') ? check('Dwell (Minutes)', toPositive(parameter('dwellMinutes', DEFAULT_DWELL_MINUTES))) : undefined,
 			emitCurrentState: parameter<IDataObject>('options', {}).emitCurrentState === true,
 		},
 		selection: readSelection(parameter, check),
@@ -165,9 +167,9 @@ function readThresholdRules(context: IPollFunctions, parameter: Parameter, check
 
 function readFuelDrop(parameter: Parameter, check: Checker): FuelDropSettings {
 	return {
-		amount: check('Fuel Drop Amount', toNumberInRange(parameter('fuelDropAmount', 10), 0, Infinity)),
-		withinMinutes: check('Fuel Drop Within (Minutes)', toPositive(parameter('fuelDropWithinMinutes', 15))),
-		maxSpeed: check('Fuel Drop Max Speed', toNumberInRange(parameter('fuelDropMaxSpeed', 5), 0, Infinity)),
+		amount: check('Fuel Drop Amount', toNumberInRange(parameter('fuelDropAmount', FUEL_DROP_DEFAULTS.amount), 0, Infinity)),
+		withinMinutes: check('Fuel Drop Within (Minutes)', toPositive(parameter('fuelDropWithinMinutes', FUEL_DROP_DEFAULTS.withinMinutes))),
+		maxSpeed: check('Fuel Drop Max Speed', toNumberInRange(parameter('fuelDropMaxSpeed', FUEL_DROP_DEFAULTS.maxSpeed), 0, Infinity)),
 	};
 }
 

@@ -10,6 +10,8 @@ import type { DeviceState, FixPosition, SeenFix } from './types';
 /** Enough fingerprints for any burst of fixes sharing one timestamp, small enough for state. */
 const MAX_KEYS = 20;
 
+export const MINUTE_MS = 60_000;
+
 export function fixTime(fix: { dateTime: string }): number {
 	return Date.parse(fix.dateTime);
 }

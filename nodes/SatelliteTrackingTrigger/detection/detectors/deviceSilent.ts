@@ -1,8 +1,6 @@
 import { deviceEvent, type Detector } from '../detector';
-import { fixTime, toPosition } from '../fixes';
+import { fixTime, MINUTE_MS } from '../fixes';
 import type { TriggerEvent } from '../types';
-
-const MINUTE_MS = 60_000;
 
 export const DEFAULT_SILENT_AFTER_MINUTES = 60;
 
@@ -31,7 +29,7 @@ export const deviceSilent: Detector = {
 		if (previous.silent === true && firstFresh && observation.previous) {
 			// The gap from the last fix before the silence to the first one after it (in Latest Fix mode,
 			// the first one a poll saw).
-			const gapMs = fixTime(firstFresh) - fixTime(toPosition(observation.previous));
+			const gapMs = fixTime(firstFresh) - Date.parse(observation.previous.at);
 			events.push(deviceEvent('deviceBackOnline', observation, firstFresh, { silentForMinutes: Math.floor(gapMs / MINUTE_MS) }));
 		}
 		const silentMs = observation.now.getTime() - fixTime(newest);

@@ -1,8 +1,8 @@
 import { deviceEvent, type Detector } from '../detector';
-import { fixTime } from '../fixes';
+import { fixTime, MINUTE_MS } from '../fixes';
 import type { TriggerEvent } from '../types';
 
-const MINUTE_MS = 60_000;
+export const FUEL_DROP_DEFAULTS = { amount: 10, withinMinutes: 15, maxSpeed: 5 } as const;
 
 /**
  * Fuel that falls by more than the set amount between two consecutive fixes, close enough in time,
@@ -16,7 +16,7 @@ export const fuelDropped: Detector = {
 			displayName: 'Fuel Drop Amount',
 			name: 'fuelDropAmount',
 			type: 'number',
-			default: 10,
+			default: FUEL_DROP_DEFAULTS.amount,
 			typeOptions: { minValue: 0 },
 			description: 'Report fuel that falls by more than this (in the unit the device reports) between two consecutive fixes',
 		},
@@ -24,7 +24,7 @@ export const fuelDropped: Detector = {
 			displayName: 'Fuel Drop Within (Minutes)',
 			name: 'fuelDropWithinMinutes',
 			type: 'number',
-			default: 15,
+			default: FUEL_DROP_DEFAULTS.withinMinutes,
 			typeOptions: { minValue: 1 },
 			description: 'Only fixes at most this far apart are compared: a fall across a longer gap is not reported',
 		},
@@ -32,7 +32,7 @@ export const fuelDropped: Detector = {
 			displayName: 'Fuel Drop Max Speed',
 			name: 'fuelDropMaxSpeed',
 			type: 'number',
-			default: 5,
+			default: FUEL_DROP_DEFAULTS.maxSpeed,
 			typeOptions: { minValue: 0 },
 			description: 'Only falls seen while the speed (km/h) is at most this: a parked or crawling vehicle',
 		},

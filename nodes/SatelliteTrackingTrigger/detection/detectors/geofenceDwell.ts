@@ -1,9 +1,9 @@
 import { geofenceContains } from '../../../shared/geo/geofence';
 import { deviceEvent, type Detector } from '../detector';
-import { fixTime } from '../fixes';
+import { fixTime, MINUTE_MS } from '../fixes';
 import type { TriggerEvent } from '../types';
 
-const MINUTE_MS = 60_000;
+export const DEFAULT_DWELL_MINUTES = 30;
 
 /**
  * A device that has stayed inside a geofence for the set time: once per stay. A stay runs from the
@@ -18,7 +18,7 @@ export const geofenceDwell: Detector = {
 			displayName: 'Dwell (Minutes)',
 			name: 'dwellMinutes',
 			type: 'number',
-			default: 30,
+			default: DEFAULT_DWELL_MINUTES,
 			typeOptions: { minValue: 1 },
 			description: 'Report a device that stays inside one of the geofences for this long; once per stay',
 		},

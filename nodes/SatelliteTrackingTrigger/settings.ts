@@ -7,7 +7,11 @@ import { DEFAULT_NEAR_SHARE } from '../shared/notifications';
 import type { ClientOptions } from '../shared/transport';
 import { DEFAULT_EXPIRING_WITHIN_DAYS } from './detection/detectors/deviceExpiring';
 import { DEFAULT_SILENT_AFTER_MINUTES } from './detection/detectors/deviceSilent';
-import { FUEL_DROP_DEFAULTS } from './detection/detectors/fuelDropped';
+import {
+	DEFAULT_FUEL_DROP_AMOUNT,
+	DEFAULT_FUEL_DROP_MAX_SPEED,
+	DEFAULT_FUEL_DROP_WITHIN_MINUTES,
+} from './detection/detectors/fuelDropped';
 import { DEFAULT_DWELL_MINUTES } from './detection/detectors/geofenceDwell';
 import type { ReadMode } from './detection/plan';
 import type { DeviceSelection } from './detection/selection';
@@ -167,9 +171,9 @@ function readThresholdRules(context: IPollFunctions, parameter: Parameter, check
 
 function readFuelDrop(parameter: Parameter, check: Checker): FuelDropSettings {
 	return {
-		amount: check('Fuel Drop Amount', toNumberInRange(parameter('fuelDropAmount', FUEL_DROP_DEFAULTS.amount), 0, Infinity)),
-		withinMinutes: check('Fuel Drop Within (Minutes)', toPositive(parameter('fuelDropWithinMinutes', FUEL_DROP_DEFAULTS.withinMinutes))),
-		maxSpeed: check('Fuel Drop Max Speed', toNumberInRange(parameter('fuelDropMaxSpeed', FUEL_DROP_DEFAULTS.maxSpeed), 0, Infinity)),
+		amount: check('Fuel Drop Amount', toNumberInRange(parameter('fuelDropAmount', DEFAULT_FUEL_DROP_AMOUNT), 0, Infinity)),
+		withinMinutes: check('Fuel Drop Within (Minutes)', toPositive(parameter('fuelDropWithinMinutes', DEFAULT_FUEL_DROP_WITHIN_MINUTES))),
+		maxSpeed: check('Fuel Drop Max Speed', toNumberInRange(parameter('fuelDropMaxSpeed', DEFAULT_FUEL_DROP_MAX_SPEED), 0, Infinity)),
 	};
 }
 

@@ -2,7 +2,9 @@ import { deviceEvent, type Detector } from '../detector';
 import { fixTime, MINUTE_MS } from '../fixes';
 import type { TriggerEvent } from '../types';
 
-export const FUEL_DROP_DEFAULTS = { amount: 10, withinMinutes: 15, maxSpeed: 5 } as const;
+export const DEFAULT_FUEL_DROP_AMOUNT = 10;
+export const DEFAULT_FUEL_DROP_WITHIN_MINUTES = 15;
+export const DEFAULT_FUEL_DROP_MAX_SPEED = 5;
 
 /**
  * Fuel that falls by more than the set amount between two consecutive fixes, close enough in time,
@@ -16,7 +18,7 @@ export const fuelDropped: Detector = {
 			displayName: 'Fuel Drop Amount',
 			name: 'fuelDropAmount',
 			type: 'number',
-			default: FUEL_DROP_DEFAULTS.amount,
+			default: DEFAULT_FUEL_DROP_AMOUNT,
 			typeOptions: { minValue: 0 },
 			description: 'Report fuel that falls by more than this (in the unit the device reports) between two consecutive fixes',
 		},
@@ -24,7 +26,7 @@ export const fuelDropped: Detector = {
 			displayName: 'Fuel Drop Within (Minutes)',
 			name: 'fuelDropWithinMinutes',
 			type: 'number',
-			default: FUEL_DROP_DEFAULTS.withinMinutes,
+			default: DEFAULT_FUEL_DROP_WITHIN_MINUTES,
 			typeOptions: { minValue: 1 },
 			description: 'Only fixes at most this far apart are compared: a fall across a longer gap is not reported',
 		},
@@ -32,7 +34,7 @@ export const fuelDropped: Detector = {
 			displayName: 'Fuel Drop Max Speed',
 			name: 'fuelDropMaxSpeed',
 			type: 'number',
-			default: FUEL_DROP_DEFAULTS.maxSpeed,
+			default: DEFAULT_FUEL_DROP_MAX_SPEED,
 			typeOptions: { minValue: 0 },
 			description: 'Only falls seen while the speed (km/h) is at most this: a parked or crawling vehicle',
 		},

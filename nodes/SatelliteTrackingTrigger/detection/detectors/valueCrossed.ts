@@ -39,14 +39,6 @@ export const valueCrossed: Detector = {
 					name: 'rule',
 					values: [
 						{
-							displayName: 'Field',
-							name: 'field',
-							type: 'options',
-							default: 'temperature',
-							options: NUMERIC_FIX_FIELDS.map((value) => ({ name: FIELD_NAMES[value], value })),
-							description: 'The fix field to watch, in the unit the device reports it',
-						},
-						{
 							displayName: 'Direction',
 							name: 'direction',
 							type: 'options',
@@ -56,7 +48,14 @@ export const valueCrossed: Detector = {
 								{ name: 'Falls Below', value: 'below' },
 							],
 						},
-						{ displayName: 'Value', name: 'value', type: 'number', default: 0, typeOptions: { numberPrecision: 2 } },
+						{
+							displayName: 'Field',
+							name: 'field',
+							type: 'options',
+							default: 'temperature',
+							options: NUMERIC_FIX_FIELDS.map((value) => ({ name: FIELD_NAMES[value], value })),
+							description: 'The fix field to watch, in the unit the device reports it',
+						},
 						{
 							displayName: 'Hysteresis',
 							name: 'hysteresis',
@@ -81,6 +80,7 @@ export const valueCrossed: Detector = {
 							placeholder: 'e.g. chilled',
 							description: 'Leave empty for every device that has the tag, whatever its value',
 						},
+						{ displayName: 'Value', name: 'value', type: 'number', default: 0, typeOptions: { numberPrecision: 2 } },
 					],
 				},
 			],

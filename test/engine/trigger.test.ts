@@ -720,6 +720,27 @@ describe('telemetry, inputs, back online, dwell and new devices (issue 18)', () 
 		});
 	});
 
+	it('"Fetch Test Event" shows a value already past a threshold as a real event, and leaves the state untouched', async () => {
+		await withSandbox({ deviceCount: 8 }, async (h) => {
+			const staticData: IDataObject = {};
+			const parameters = {
+				events: ['valueCrossed'],
+				deviceSelection: 'tag',
+				tagKey: 'cargo',
+				tagValue: 'chilled',
+				thresholdRules: { rule: [{ field: 'temperature', direction: 'above', value: 8 }] },
+			};
+			const items = await h.poll(parameters, staticData, 'manual');
+			const [failed] = h.sandbox.store.facts.telemetryDeviceIds.reeferFailed;
+			const temperature = h.sandbox.store.lastLocation(failed)!.temperature!;
+			expect(temperature).toBeGreaterThan(8);
+			expect(items.filter((item) => item.event === 'valueCrossed')).toEqual([
+				expect.objectContaining({ deviceId: failed, field: 'temperature', value: temperature, threshold: 8, direction: 'above' }),
+			]);
+			expect(staticData).toEqual({});
+		});
+	});
+
 	it('refuses bad rule values from expressions, naming the rule and field', async () => {
 		await withSandbox({ deviceCount: 1 }, async (h) => {
 			const poll = (parameters: INodeParameters) => h.poll(parameters, {});

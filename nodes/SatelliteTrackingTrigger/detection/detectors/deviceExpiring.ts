@@ -1,4 +1,5 @@
-import { deviceEvent, type Detector } from '../detector';
+import { deviceEvent, type Detector, type Observation } from '../detector';
+import type { EventKind, TriggerEvent } from '../types';
 
 const DAY_MS = 86_400_000;
 
@@ -21,9 +22,17 @@ export const deviceExpiring: Detector = {
 		const within = at > now && at <= now + settings.expiringWithinDays * DAY_MS;
 		if (!within) return { events: [], state: { expiry: previous.expiry ?? '' } };
 		const report = previous.expiry !== expires && (previous.expiry !== undefined || settings.emitCurrentState);
-		const events = report
-			? [deviceEvent('deviceExpiring', observation, observation.newest ?? null, { expires })]
-			: [];
+		const events = report ? [expiry('deviceExpiring', observation, expires)] : [];
 		return { events, state: { expiry: expires } };
 	},
+	sample(kind, observation, settings) {
+		const expires = observation.device.expires ?? '';
+		const within = new Date(observation.now.getTime() + settings.expiringWithinDays * DAY_MS).toISOString();
+		return expiry(kind, observation, Number.isNaN(Date.parse(expires)) ? within : expires);
+	},
 };
+
+/** Told apart by the expiry date: `location` is only the newest fix known. */
+function expiry(kind: EventKind, observation: Observation, expires: string): TriggerEvent {
+	return deviceEvent(kind, observation, observation.newest ?? null, { expires }, [expires]);
+}

@@ -7,6 +7,8 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 
 import { SatelliteTrackingTrigger } from '../../nodes/SatelliteTrackingTrigger/SatelliteTrackingTrigger.node.ts';
 import { detectDeviceEvents } from '../../nodes/SatelliteTrackingTrigger/detection/deviceEvents';
+import { DEFAULT_EXPIRING_WITHIN_DAYS } from '../../nodes/SatelliteTrackingTrigger/detection/detectors/deviceExpiring';
+import { DEFAULT_SILENT_AFTER_MINUTES } from '../../nodes/SatelliteTrackingTrigger/detection/detectors/deviceSilent';
 import type {
 	DayCounts,
 	DetectionSettings,
@@ -26,8 +28,8 @@ export function detectionSettings(overrides: Partial<DetectionSettings> = {}): D
 		events: ['locationUpdated'],
 		geofences: [],
 		minDistanceMeters: 0,
-		silentAfterMinutes: 60,
-		expiringWithinDays: 7,
+		silentAfterMinutes: DEFAULT_SILENT_AFTER_MINUTES,
+		expiringWithinDays: DEFAULT_EXPIRING_WITHIN_DAYS,
 		alertFilter: [],
 		emitCurrentState: false,
 		...overrides,

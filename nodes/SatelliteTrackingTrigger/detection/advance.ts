@@ -5,6 +5,7 @@
  * that comes back is read on from its newest fix seen instead of starting a new baseline. Pure.
  */
 import type { Location } from '../../shared/wire';
+import { DAY_MS } from '../../shared/zonedDay';
 import { detectDeviceEvents } from './deviceEvents';
 import type { ReadPlan } from './plan';
 import {
@@ -22,7 +23,7 @@ import {
  * leaves devices out for a call, a license lapsing and renewed, or a device moved out of a group and
  * back; short enough that devices gone for good do not pile up in the workflow's static data.
  */
-export const ABSENT_RETENTION_MS = 7 * 86_400_000;
+export const ABSENT_RETENTION_MS = 7 * DAY_MS;
 
 /** `notifications`: the counts of the read's `days`, when it had some. */
 export type ReadOutcome = { ok: true; fixes: Location[]; notifications?: DayCounts[] } | { ok: false; error: unknown };

@@ -33,6 +33,8 @@ export interface FixPosition {
 
 export interface TriggerEvent {
 	event: EventKind;
+	/** The same for the same event whichever poll reports it; different for different events. */
+	eventId: string;
 	deviceId: string;
 	deviceName: string;
 	/** The fix that caused the event; for device events the newest known one, null if it never reported. */
@@ -67,6 +69,8 @@ export interface TriggerEvent {
 	to?: boolean;
 	/** geofenceDwell: how long the device had been inside when the stay reached the set length. */
 	dwellMinutes?: number;
+	/** "Fetch Test Event": the event did not happen; it shows the fields of its kind with the device's data. */
+	sample?: true;
 }
 
 /** valueCrossed: the fix fields a rule may watch (node-interface.md). */
@@ -167,6 +171,8 @@ export interface DeviceState {
 	fix?: SeenFix;
 	/** Fingerprints of the processed fixes dated exactly `fix.at`: equal timestamps are not duplicates. */
 	keys?: string[];
+	/** In place of `keys` when more than 20 fixes share `fix.at`: all their fingerprints in a fixed-size bit set. */
+	digest?: string;
 	/** Every-fix mode, for a device that has not reported yet: read its fixes from here on. */
 	since?: string;
 	/** locationUpdated: the last fix reported, kept only while newer fixes are held back by the minimum distance. */
@@ -188,6 +194,8 @@ export interface DeviceState {
 	outputs?: string;
 	/** geofenceDwell: geofence id → when the current stay began (ISO), or '' once it has been reported. */
 	stays?: Record<string, string>;
+	/** When the device listing first left the device out (ISO time); absent while it is listed. */
+	absentSince?: string;
 }
 
 export const STATE_VERSION = 1;

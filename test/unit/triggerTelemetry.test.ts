@@ -7,6 +7,7 @@ import { circleGeofence, type Geofence } from '../../nodes/shared/geo/geofence';
 import { advance, type ReadOutcome } from '../../nodes/SatelliteTrackingTrigger/detection/advance';
 import { detectDeviceEvents } from '../../nodes/SatelliteTrackingTrigger/detection/deviceEvents';
 import { planReads } from '../../nodes/SatelliteTrackingTrigger/detection/plan';
+import { sampleEvents } from '../../nodes/SatelliteTrackingTrigger/detection/samples';
 import { emptyState } from '../../nodes/SatelliteTrackingTrigger/detection/state';
 import type {
 	DetectionSettings,
@@ -283,5 +284,40 @@ describe('devices that appear after the first poll', () => {
 		expect(second.state.baselinePending).toBeUndefined();
 		const joined = poll(second.state, [...listed, device('e', expiring)], { ...fixes, e: [fix(-1)] }, 2);
 		expect(names(joined.events)).toEqual(['locationUpdated|e', 'deviceExpiring|e']);
+	});
+});
+
+describe('eventIds and Fetch Test Event samples of the new events', () => {
+	const all = settings(['valueCrossed', 'fuelDropped', 'inputChanged', 'deviceBackOnline', 'geofenceDwell'], {
+		thresholdRules: [...coldChain(0), { field: 'temperature', direction: 'above', value: 6, hysteresis: 0 }],
+		fuelDrop: { amount: 10, withinMinutes: 15, maxSpeed: 5 },
+		inputChange: { lines: ['input', 'output'], indexes: [], direction: 'both' },
+		dwellMinutes: 30,
+	});
+
+	it('gives events of one fix different ids, and the same ids when a poll is run again', () => {
+		const start = run([{ fixes: [fix(0, { temperature: 5, inputs: [false, false], outputs: [false] })], at: 1 }], all).state;
+		const busy = fix(5, { temperature: 9, inputs: [true, true], outputs: [true] });
+		const once = run([{ fixes: [busy], at: 6 }], all, start).flat;
+		const again = run([{ fixes: [busy], at: 6 }], all, start).flat;
+		expect(once.map((e) => `${e.event}:${e.threshold ?? ''}${e.line ?? ''}${e.input ?? ''}`).sort()).toEqual(
+			['inputChanged:input0', 'inputChanged:input1', 'inputChanged:output0', 'valueCrossed:6', 'valueCrossed:8'].sort(),
+		);
+		expect(new Set(once.map((e) => e.eventId)).size).toBe(once.length);
+		expect(again.map((e) => e.eventId)).toEqual(once.map((e) => e.eventId));
+	});
+
+	it('shows each selected kind that did not happen as a sample with the fields of its kind', () => {
+		const newest = fix(-1, { temperature: 5.5, fuel: 40, inputs: [true, false], ...IN });
+		const outcomes = new Map<string, ReadOutcome>([[truck.id, { ok: true, fixes: [newest] }]]);
+		const samples = sampleEvents([truck], outcomes, all, minutes(0));
+		expect(samples.map((e) => e.event).sort()).toEqual(['deviceBackOnline', 'fuelDropped', 'geofenceDwell', 'inputChanged', 'valueCrossed']);
+		const of = (kind: EventKind) => samples.find((e) => e.event === kind)!;
+		for (const sample of samples) expect(sample).toMatchObject({ sample: true, eventId: expect.stringMatching(/^sample-/), location: newest });
+		expect(of('valueCrossed')).toMatchObject({ field: 'temperature', value: 5.5, threshold: 8, direction: 'above' });
+		expect(of('fuelDropped')).toMatchObject({ value: 40, previousValue: 50, dropped: 10, withinMinutes: 15 });
+		expect(of('inputChanged')).toMatchObject({ input: 0, line: 'input', from: false, to: true });
+		expect(of('geofenceDwell')).toMatchObject({ geofence: 'Depot', dwellMinutes: 30 });
+		expect(of('deviceBackOnline').silentForMinutes).toBe(1);
 	});
 });

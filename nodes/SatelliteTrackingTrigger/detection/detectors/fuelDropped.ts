@@ -1,3 +1,4 @@
+import type { Location } from '../../../shared/wire';
 import { deviceEvent, type Detector } from '../detector';
 import { fixTime, MINUTE_MS } from '../fixes';
 import type { TriggerEvent } from '../types';
@@ -68,6 +69,19 @@ export const fuelDropped: Detector = {
 		}
 		const kept = observation.fresh.length > 0 ? fuel : previous.fuel;
 		return { events, state: { fuel: kept } };
+	},
+	sample(_kind, observation, settings) {
+		// The newest fuel level, as if it had just fallen by the set amount.
+		const config = settings.fuelDrop ?? { amount: DEFAULT_FUEL_DROP_AMOUNT, withinMinutes: DEFAULT_FUEL_DROP_WITHIN_MINUTES };
+		const fix = observation.newest ?? null;
+		const fuel = (fix as Partial<Location> | null)?.fuel;
+		const value = typeof fuel === 'number' && Number.isFinite(fuel) ? fuel : 0;
+		return deviceEvent('fuelDropped', observation, fix, {
+			value,
+			previousValue: round(value + config.amount),
+			dropped: config.amount,
+			withinMinutes: config.withinMinutes,
+		});
 	},
 };
 

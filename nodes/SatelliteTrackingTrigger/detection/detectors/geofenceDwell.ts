@@ -46,4 +46,9 @@ export const geofenceDwell: Detector = {
 		}
 		return { events, state: { stays: Object.keys(stays).length > 0 ? stays : undefined } };
 	},
+	sample(_kind, observation, settings) {
+		const fix = observation.newest;
+		const geofence = (fix && settings.geofences.find((candidate) => geofenceContains(candidate, fix))) ?? settings.geofences[0];
+		return deviceEvent('geofenceDwell', observation, fix ?? null, { geofence: geofence?.name, dwellMinutes: settings.dwellMinutes ?? DEFAULT_DWELL_MINUTES });
+	},
 };

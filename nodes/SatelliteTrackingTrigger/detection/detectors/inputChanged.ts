@@ -1,5 +1,6 @@
 import type { Location } from '../../../shared/wire';
 import { deviceEvent, type Detector, type Observation } from '../detector';
+import { fixFingerprint } from '../fixes';
 import type { DeviceState, DigitalLine, InputChangeSettings, TriggerEvent } from '../types';
 
 const FIELD: Record<DigitalLine, 'inputs' | 'outputs'> = { input: 'inputs', output: 'outputs' };
@@ -52,7 +53,22 @@ export const inputChanged: Detector = {
 		}
 		return { events, state };
 	},
+	sample(_kind, observation, settings) {
+		// The first watched line of the newest fix, as if it had just switched to what it shows.
+		const config = settings.inputChange ?? { lines: ['input'], indexes: [], direction: 'both' };
+		const line = config.lines[0];
+		const input = config.indexes[0] ?? 0;
+		const fix = observation.newest ?? null;
+		const bits = fix ? toBits(fix as Location, line) : undefined;
+		const to = bits?.[input] === undefined ? config.direction !== 'off' : bits[input] === '1';
+		return switched(observation, fix, { input, line, from: !to, to });
+	},
 };
+
+/** Told apart by the fix and the line: several can switch in one fix. */
+function switched(observation: Observation, fix: TriggerEvent['location'], details: Pick<TriggerEvent, 'input' | 'line' | 'from' | 'to'>): TriggerEvent {
+	return deviceEvent('inputChanged', observation, fix, details, [fix && fixFingerprint(fix), details.line, details.input]);
+}
 
 function switches(
 	line: DigitalLine,
@@ -68,8 +84,7 @@ function switches(
 		if (bits !== undefined) {
 			for (let input = 0; input < Math.min(bits.length, now.length); input++) {
 				if (bits[input] === now[input] || !watched(config, input, now[input] === '1')) continue;
-				const details = { input, line, from: bits[input] === '1', to: now[input] === '1' };
-				events.push(deviceEvent('inputChanged', observation, fix, details));
+				events.push(switched(observation, fix, { input, line, from: bits[input] === '1', to: now[input] === '1' }));
 			}
 		}
 		bits = now;

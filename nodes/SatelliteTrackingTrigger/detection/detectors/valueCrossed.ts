@@ -2,6 +2,7 @@ import { hasTag } from '../../../shared/devices';
 import { shortHash } from '../../../shared/hash';
 import type { Location } from '../../../shared/wire';
 import { deviceEvent, type Detector, type Observation } from '../detector';
+import { fixFingerprint } from '../fixes';
 import { NUMERIC_FIX_FIELDS, type DetectionSettings, type ThresholdRule, type TriggerEvent } from '../types';
 
 const FIELD_NAMES: Record<(typeof NUMERIC_FIX_FIELDS)[number], string> = {
@@ -97,7 +98,21 @@ export const valueCrossed: Detector = {
 		}
 		return { events, state: { ranges: Object.keys(ranges).length > 0 ? ranges : undefined } };
 	},
+	sample(_kind, observation, settings) {
+		const rules = settings.thresholdRules ?? [];
+		const rule = rules.find((candidate) => !candidate.tag || hasTag(observation.device, candidate.tag.key, candidate.tag.value)) ?? rules[0];
+		const fix = observation.newest ?? null;
+		if (!rule) return deviceEvent('valueCrossed', observation, fix);
+		const value = fix ? numericValue(fix as Partial<Location>, rule.field) : undefined;
+		return crossing(observation, fix, rule, value ?? rule.value);
+	},
 };
+
+/** Told apart by the fix and the rule: two rules can fire on one fix. */
+function crossing(observation: Observation, fix: TriggerEvent['location'], rule: ThresholdRule, value: number): TriggerEvent {
+	const details = { field: rule.field, value, threshold: rule.value, direction: rule.direction };
+	return deviceEvent('valueCrossed', observation, fix, details, [fix && fixFingerprint(fix), rule.field, rule.direction, rule.value]);
+}
 
 /** Stable across polls and restarts; changes when the rule is edited. */
 export function ruleKey(rule: ThresholdRule): string {
@@ -130,16 +145,13 @@ function crossings(
 		}
 		const now = side === 'entered';
 		const report = inside === undefined ? now && settings.emitCurrentState : now && !inside;
-		if (report) {
-			const details = { field: rule.field, value, threshold: rule.value, direction: rule.direction };
-			events.push(deviceEvent('valueCrossed', observation, fix, details));
-		}
+		if (report) events.push(crossing(observation, fix, rule, value));
 		inside = now;
 	}
 	return inside;
 }
 
-function numericValue(fix: Location, field: ThresholdRule['field']): number | undefined {
+function numericValue(fix: Partial<Location>, field: ThresholdRule['field']): number | undefined {
 	const value = fix[field];
 	return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }

@@ -115,12 +115,12 @@ function crossing(observation: Observation, fix: TriggerEvent['location'], rule:
 }
 
 /** Stable across polls and restarts; changes when the rule is edited. */
-export function ruleKey(rule: ThresholdRule): string {
+function ruleKey(rule: ThresholdRule): string {
 	return shortHash(JSON.stringify([rule.field, rule.direction, rule.value, rule.hysteresis, rule.tag?.key, rule.tag?.value]));
 }
 
 /** Whether `value` is in the rule's range (`entered`), out of it by more than the hysteresis (`left`), or between. */
-export function rangeSide(rule: ThresholdRule, value: number): 'entered' | 'left' | 'between' {
+function rangeSide(rule: ThresholdRule, value: number): 'entered' | 'left' | 'between' {
 	const past = rule.direction === 'above' ? value - rule.value : rule.value - value;
 	if (past > 0) return 'entered';
 	return -past > rule.hysteresis ? 'left' : 'between';

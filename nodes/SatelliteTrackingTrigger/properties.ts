@@ -214,7 +214,8 @@ const options: INodeProperties = {
 	],
 };
 
-const budget: INodeProperties = {
+/** The action node's Request Settings, plus the trigger's own cap per poll. */
+const triggerRequestSettings: INodeProperties = {
 	...requestSettings,
 	options: [
 		...(requestSettings.options ?? []),
@@ -237,5 +238,5 @@ export const properties: INodeProperties[] = [
 	geofences,
 	...eventSettings,
 	options,
-	budget,
+	triggerRequestSettings,
 ];

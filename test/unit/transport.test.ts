@@ -158,12 +158,12 @@ async function peakConcurrency(pacer: RequestPacer, requests: number): Promise<n
 
 describe('RequestPacer', () => {
 	it('never runs more than the allowed requests at once', async () => {
-		const pacer = new RequestPacer({ maxConcurrent: 3 });
+		const pacer = new RequestPacer({ maxConcurrency: 3 });
 		expect(await peakConcurrency(pacer, 20)).toBe(3);
 	});
 
 	it('halves concurrency after a 429 and grows it back with successes', async () => {
-		const pacer = new RequestPacer({ maxConcurrent: 8 });
+		const pacer = new RequestPacer({ maxConcurrency: 8 });
 		pacer.throttled(0, true);
 		expect(await peakConcurrency(pacer, 16)).toBe(4);
 		for (let i = 0; i < 20 * 4; i++) pacer.succeeded();
@@ -173,7 +173,7 @@ describe('RequestPacer', () => {
 
 	it('halves concurrency once per overload: 429s that arrive during its pause answer requests sent before it', async () => {
 		const clock = fakeClock();
-		const pacer = new RequestPacer({ maxConcurrent: 8 }, clock);
+		const pacer = new RequestPacer({ maxConcurrency: 8 }, clock);
 		// Three requests of one burst answered 429: one overload.
 		for (let i = 0; i < 3; i++) pacer.throttled(1000, true);
 		expect(await peakConcurrency(pacer, 16)).toBe(4);
@@ -185,7 +185,7 @@ describe('RequestPacer', () => {
 
 	it('caps requests per 60 s window', async () => {
 		const clock = fakeClock();
-		const pacer = new RequestPacer({ maxConcurrent: 10, requestsPerMinute: 3 }, clock);
+		const pacer = new RequestPacer({ maxConcurrency: 10, requestsPerMinute: 3 }, clock);
 		const sentAt: number[] = [];
 		for (let i = 0; i < 7; i++) {
 			(await pacer.acquire())();
@@ -196,7 +196,7 @@ describe('RequestPacer', () => {
 
 	it('counts a request in the 60 s window until 60 s after its answer, as the service sees it arrive in between', async () => {
 		const clock = fakeClock();
-		const pacer = new RequestPacer({ maxConcurrent: 10, requestsPerMinute: 2 }, clock);
+		const pacer = new RequestPacer({ maxConcurrency: 10, requestsPerMinute: 2 }, clock);
 		const sentAt: number[] = [];
 		for (let i = 0; i < 4; i++) {
 			const release = await pacer.acquire();
@@ -211,7 +211,7 @@ describe('RequestPacer', () => {
 
 	it('under a cap below the concurrency, waits for an answer when every counted request is under way', async () => {
 		const clock = fakeClock();
-		const pacer = new RequestPacer({ maxConcurrent: 5, requestsPerMinute: 1 }, clock);
+		const pacer = new RequestPacer({ maxConcurrency: 5, requestsPerMinute: 1 }, clock);
 		const first = await pacer.acquire();
 		let secondSent = false;
 		const second = pacer.acquire().then((release) => {
@@ -228,7 +228,7 @@ describe('RequestPacer', () => {
 
 	it('pauses every request after a 429 until its Retry-After has passed', async () => {
 		const clock = fakeClock();
-		const pacer = new RequestPacer({ maxConcurrent: 4 }, clock);
+		const pacer = new RequestPacer({ maxConcurrency: 4 }, clock);
 		pacer.throttled(2000, true);
 		(await pacer.acquire())();
 		expect(clock.time).toBe(2000);
@@ -236,7 +236,7 @@ describe('RequestPacer', () => {
 
 	it('after a 429, spaces sends just under the rate the service accepted over the Retry-After span', async () => {
 		const clock = fakeClock();
-		const pacer = new RequestPacer({ maxConcurrent: 8 }, clock);
+		const pacer = new RequestPacer({ maxConcurrency: 8 }, clock);
 		// 190 answers accepted within the last second (one every 5 ms), then a 429 with Retry-After 1 s.
 		for (let i = 0; i < 190; i++) {
 			clock.time += 5;
@@ -257,7 +257,7 @@ describe('RequestPacer', () => {
 
 	it('learns no quota from a span it spent held back after an outage: it halves instead of pinning that rate', async () => {
 		const clock = fakeClock();
-		const pacer = new RequestPacer({ maxConcurrent: 8 }, clock);
+		const pacer = new RequestPacer({ maxConcurrency: 8 }, clock);
 		const succeedEvery5ms = async (count: number) => {
 			for (let i = 0; i < count; i++) {
 				clock.time += 5;
@@ -282,7 +282,7 @@ describe('RequestPacer', () => {
 
 	it('treats a 503 as an outage, not a quota: fewer requests at once, no learned rate', async () => {
 		const clock = fakeClock();
-		const pacer = new RequestPacer({ maxConcurrent: 8 }, clock);
+		const pacer = new RequestPacer({ maxConcurrency: 8 }, clock);
 		for (let i = 0; i < 50; i++) pacer.succeeded();
 		pacer.throttled(100, false);
 		const sentAt: number[] = [];

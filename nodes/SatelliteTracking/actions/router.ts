@@ -1,4 +1,4 @@
-import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
 import { TrackingApiClient } from '../../shared/transport';
 import * as alert from './alert/Alert.resource';
@@ -8,6 +8,7 @@ import * as location from './location/Location.resource';
 import type { OperationModule } from './operation';
 import { readRequestSettings } from '../../shared/requestSettings';
 import { runItems } from './runItems';
+import { showUsage } from './usageHint';
 import * as user from './user/User.resource';
 
 export const resources = { device, location, alert, group, user };
@@ -21,7 +22,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (!operation) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" is not supported for "${resource}"`);
 	}
-	const settings = readRequestSettings(this);
+	const settings = readRequestSettings(this.getNode(), this.getNodeParameter('requestSettings', 0, {}) as IDataObject);
 	const api = await TrackingApiClient.create(this, settings);
-	return [await runItems(this, api, operation, settings.maxConcurrent)];
+	const items = await runItems(this, api, operation, settings.maxConcurrency);
+	showUsage(this, api.usage, settings);
+	return [items];
 }

@@ -78,18 +78,25 @@ export function tokenMatchesCredential(credentials: ICredentialDataDecryptedObje
 	return typeof token === 'string' && token !== '' && tokenFingerprint === credentialFingerprint(credentials);
 }
 
+/** A `Date` header has whole seconds: the service's now may be up to a second past what it says. */
+const DATE_HEADER_RESOLUTION_MS = 1000;
+/** Renew this much before the end of the lifetime, so no request races the expiry (a tenth of short lifetimes). */
+const RENEWAL_MARGIN_MS = 30_000;
+const RENEWAL_MARGIN_SHARE = 0.1;
+
 /**
- * When the token expires on this host's clock. The service's `expires` and its `Date` header are
- * read on the service's clock, so their difference is the token's lifetime whatever either clock
- * says; a missing or unreadable one, or an `expires` not after `Date` (the vendor's own example
- * carries a date long past), says nothing, and the token is then trusted until refused.
+ * When to fetch a new token, on this host's clock. The service's `expires` and its `Date` header
+ * are both on the service's clock, so their difference is the token's lifetime whatever either
+ * clock says; a missing or unreadable one, or an `expires` not after `Date` (the vendor's own
+ * example carries a date long past), says nothing, and the token is then trusted until refused.
  */
 export function localExpiry(expires: unknown, dateHeader: unknown, receivedAt: number): string {
 	const serverExpires = typeof expires === 'string' ? Date.parse(expires) : NaN;
 	const serverNow = typeof dateHeader === 'string' ? Date.parse(dateHeader) : NaN;
-	const lifetimeMs = serverExpires - serverNow;
+	const lifetimeMs = serverExpires - serverNow - DATE_HEADER_RESOLUTION_MS;
 	if (!Number.isFinite(lifetimeMs) || lifetimeMs <= 0) return '';
-	return new Date(receivedAt + lifetimeMs).toISOString();
+	const margin = Math.min(RENEWAL_MARGIN_MS, lifetimeMs * RENEWAL_MARGIN_SHARE);
+	return new Date(receivedAt + lifetimeMs - margin).toISOString();
 }
 
 /**

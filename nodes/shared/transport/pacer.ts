@@ -51,6 +51,11 @@ export class AccountQuota {
 
 	constructor(readonly clock: Clock = systemClock) {}
 
+	/** A run took this quota: keep it for at least the next minute. */
+	touch(now: number): void {
+		this.lastActivityAt = Math.max(this.lastActivityAt, now);
+	}
+
 	/** Nothing under way, no pause and nothing in the last 60 s: forgetting it loses nothing. */
 	isIdle(now: number): boolean {
 		return this.unanswered === 0 && this.pausedUntil <= now && this.lastActivityAt <= now - RATE_WINDOW_MS;
@@ -155,6 +160,7 @@ export function quotaForAccount(account: string, clock: Clock = systemClock): Ac
 		quota = new AccountQuota(clock);
 		accountQuotas.set(account, quota);
 	}
+	quota.touch(now);
 	return quota;
 }
 

@@ -3,6 +3,8 @@
  * hanging token endpoint costs, what a route that refuses every token costs, and that a token
  * never outlives the credential values it was fetched with (runs and the credential Test alike).
  */
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
 import { DEMO_API_KEY, DEMO_USER_NAME, startSandbox } from '../../sandbox/server';
 import { TOKEN_PATH } from '../../nodes/shared/wire';
 import { byId, jsonOf, useSandbox } from '../support/sandboxed';
@@ -133,7 +135,7 @@ describe('a token belongs to the values it was fetched with', () => {
 		ctx.sandbox.resetStats();
 	});
 
-	const storedWith = (changes: Record<string, unknown>) => {
+	const storedWith = (changes: ICredentialDataDecryptedObject) => {
 		const data = ctx.engine.credentials.read('cred-sandbox');
 		ctx.engine.credentials.save({ id: 'cred-sandbox', name: 'Sandbox', type: 'satelliteTrackingApi', data: { ...data, ...changes } });
 	};

@@ -160,7 +160,8 @@ describe('one quota per account', () => {
 				}),
 			),
 		);
-		expect(sentAt.filter((at) => at < 60_000)).toHaveLength(5);
+		const mostInAWindow = Math.max(...sentAt.map((start) => sentAt.filter((at) => at >= start && at < start + 60_000).length));
+		expect(mostInAWindow).toBeLessThanOrEqual(5);
 		expect(sentAt).toHaveLength(15);
 	});
 

@@ -30,6 +30,12 @@ const MIN_SUCCESSES_TO_LEARN = 10;
 export class AccountQuota {
 	pausedUntil = -Infinity;
 
+	/** Requests to the account under way, from every run. */
+	private running = 0;
+
+	/** Runs' requests waiting for fewer to be under way than their run allows. */
+	private readonly waiting: Array<{ limit: number; resolve: () => void }> = [];
+
 	/** When the answers of the requests counted in the rate window came in, oldest first. */
 	private readonly answeredAt: number[] = [];
 
@@ -58,7 +64,30 @@ export class AccountQuota {
 
 	/** Nothing under way, no pause and nothing in the last 60 s: forgetting it loses nothing. */
 	isIdle(now: number): boolean {
-		return this.unanswered === 0 && this.pausedUntil <= now && this.lastActivityAt <= now - RATE_WINDOW_MS;
+		return this.running === 0 && this.unanswered === 0 && this.pausedUntil <= now && this.lastActivityAt <= now - RATE_WINDOW_MS;
+	}
+
+	/**
+	 * Waits until fewer than `limit` requests to the account are under way, counting other runs':
+	 * a run's Max Concurrent Requests holds for the account, so four runs at 8 keep 8 under way, not
+	 * 32, and meet a quota's first refusal with a few requests in flight instead of dozens.
+	 */
+	async takeSlot(limit: () => number): Promise<void> {
+		while (this.running >= limit()) {
+			await new Promise<void>((resolve) => this.waiting.push({ limit: limit(), resolve }));
+		}
+		this.running++;
+	}
+
+	freeSlot(): void {
+		this.running--;
+		this.wake();
+	}
+
+	/** Wakes the longest-waiting request whose run allows one more under way now. */
+	wake(): void {
+		const index = this.waiting.findIndex((waiter) => this.running < waiter.limit);
+		if (index >= 0) this.waiting.splice(index, 1)[0].resolve();
 	}
 
 	async waitForPause(): Promise<void> {
@@ -181,11 +210,7 @@ export class RequestPacer {
 
 	private allowed: number;
 
-	private running = 0;
-
 	private successStreak = 0;
-
-	private readonly waiting: Array<() => void> = [];
 
 	private readonly requestsPerMinute: number;
 
@@ -204,10 +229,7 @@ export class RequestPacer {
 
 	/** Waits for a slot, a pause to end and the rate cap; returns the function that frees the slot. */
 	async acquire(): Promise<() => void> {
-		while (this.running >= this.allowed) {
-			await new Promise<void>((resolve) => this.waiting.push(resolve));
-		}
-		this.running++;
+		await this.quota.takeSlot(() => this.allowed);
 		let counted = false;
 		try {
 			await this.quota.waitForPause();
@@ -226,7 +248,7 @@ export class RequestPacer {
 		if (++this.successStreak >= SUCCESSES_PER_STEP_UP) {
 			this.successStreak = 0;
 			this.allowed++;
-			this.wakeOne();
+			this.quota.wake();
 		}
 	}
 
@@ -244,12 +266,7 @@ export class RequestPacer {
 	}
 
 	private release(counted: boolean): void {
-		this.running--;
 		if (counted) this.quota.answered();
-		this.wakeOne();
-	}
-
-	private wakeOne(): void {
-		if (this.running < this.allowed) this.waiting.shift()?.();
+		this.quota.freeSlot();
 	}
 }

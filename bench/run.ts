@@ -12,7 +12,7 @@ import { runInNewContext } from 'node:vm';
 
 import type { BenchContext } from './context';
 
-const SCENARIOS = ['P1', 'P2', 'P3', 'P4', 'P5'] as const;
+const SCENARIOS = ['P1', 'P2', 'P3', 'P4', 'P5', 'P6'] as const;
 
 interface Arguments {
 	smoke: boolean;
@@ -28,7 +28,7 @@ function parseArguments(argv: string[]): Arguments {
 		else if (flag === '--out') parsed.out = argv[++index];
 		else if (flag === '--only') parsed.only = new Set(argv[++index].split(',').map((name) => name.trim().toUpperCase()));
 		else {
-			console.error(`Unknown option ${flag}. Usage: tsx bench/run.ts [--smoke] [--only P1,P2,P3,P4,P5] [--out file.json]`);
+			console.error(`Unknown option ${flag}. Usage: tsx bench/run.ts [--smoke] [--only P1,P2,P3,P4,P5,P6] [--out file.json]`);
 			process.exit(2);
 		}
 	}
@@ -52,10 +52,10 @@ async function main(): Promise<void> {
 	const { throughputScenarios } = await import('./scenarios/throughput');
 	const { triggerScenarios } = await import('./scenarios/trigger');
 	const { upsertScenario } = await import('./scenarios/upsert');
-	const { capScenarios } = await import('./scenarios/cap');
+	const { capScenarios, sharedQuotaScenario } = await import('./scenarios/cap');
 
 	// A hung sandbox or request must not hang CI: give up well past any honest run's length.
-	const limitMinutes = args.smoke ? 3 : 15;
+	const limitMinutes = args.smoke ? 3 : 20;
 	setTimeout(() => {
 		console.error(`Bench: still running after ${limitMinutes} minutes; giving up.`);
 		process.exit(1);
@@ -80,6 +80,7 @@ async function main(): Promise<void> {
 	if (args.only.has('P3')) await triggerScenarios(ctx);
 	if (args.only.has('P4')) await upsertScenario(ctx);
 	if (args.only.has('P5')) await capScenarios(ctx);
+	if (args.only.has('P6')) await sharedQuotaScenario(ctx);
 
 	const report = {
 		startedAt: started.toISOString(),

@@ -152,12 +152,18 @@ export class AccountQuota {
 	 */
 	learn(now: number, retryAfterMs: number, heldBack: boolean): boolean {
 		const span = Math.min(Math.max(retryAfterMs, 1000), RATE_WINDOW_MS);
-		const accepted = this.succeededAt.filter((at) => at > now - span).length;
+		const acceptedAt = this.succeededAt.filter((at) => at > now - span);
+		const accepted = acceptedAt.length;
 		// After a pause, or with fewer requests at once, fewer were sent in the span, not fewer
 		// accepted: learning from it would hold the rest of the run at that depressed rate.
 		const wasHeldBack = heldBack || this.pausedUntil > now - span;
 		if (accepted < MIN_SUCCESSES_TO_LEARN || (wasHeldBack && this.spacingMs === 0)) return false;
-		const learnedSpacing = wasHeldBack ? 0 : span / (accepted * LEARNED_RATE_SHARE);
+		// A quota spent in a burst much shorter than the wait (600 accepted in 3 s, then 57 s to wait)
+		// was counted over the burst and the wait together: 600 per 60 s, not per 57 s, which would
+		// pace right at the quota and meet it again.
+		const burstMs = now - acceptedAt[0];
+		const window = burstMs < span / 2 ? Math.min(span + burstMs, RATE_WINDOW_MS) : span;
+		const learnedSpacing = wasHeldBack ? 0 : window / (accepted * LEARNED_RATE_SHARE);
 		this.spacingMs = Math.max(this.spacingMs * 1.25, learnedSpacing);
 		return true;
 	}

@@ -7,7 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../shared/wire';
-import { requestSettings } from '../shared/requestSettings';
+import { actionRequestSettings } from '../shared/requestSettings';
 import { resources, router } from './actions/router';
 import * as listSearch from '../shared/listSearch';
 import * as loadOptions from './methods/loadOptions';
@@ -46,7 +46,7 @@ export class SatelliteTracking implements INodeType {
 			...resources.alert.description,
 			...resources.group.description,
 			...resources.user.description,
-			requestSettings,
+			actionRequestSettings,
 		],
 	};
 

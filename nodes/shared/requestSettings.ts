@@ -55,6 +55,14 @@ export const requestSettings: INodeProperties = {
 			default: DEFAULT_TIMEOUT_SECONDS,
 			description: 'How long to wait for one answer, the token exchange included, before giving up on it',
 		},
+	],
+};
+
+/** The action node's Request Settings: the shared ones, and what its usage hint after a run compares with. */
+export const actionRequestSettings: INodeProperties = {
+	...requestSettings,
+	options: [
+		...(requestSettings.options ?? []),
 		{
 			displayName: 'Daily Request Limit',
 			name: 'dailyRequestLimit',

@@ -9,6 +9,7 @@ import { describeNetworkFailure, displayUrl } from '../../nodes/shared/transport
 import { AccountQuota, quotaForAccount, RequestPacer, trackedAccounts } from '../../nodes/shared/transport/pacer';
 import { redact } from '../../nodes/shared/transport/redact';
 import { credentialFingerprint, localExpiry } from '../../nodes/shared/transport/token';
+import { fakeClock } from '../support/clock';
 
 const VENDOR_TOKEN = join(__dirname, '..', '..', '..', 'shared', 'vendor-examples', 'authentication.successful-response-example.json');
 
@@ -134,17 +135,6 @@ describe('usage hints', () => {
 });
 
 describe('one quota per account', () => {
-	function fakeClock() {
-		return {
-			time: 0,
-			now() {
-				return this.time;
-			},
-			async sleep(ms: number) {
-				this.time += ms;
-			},
-		};
-	}
 
 	it('holds a cap for the sum of every run on the account', async () => {
 		const clock = fakeClock();

@@ -7,6 +7,7 @@ import { isRetryable, parseRetryAfter, retryDelayMs } from '../../nodes/shared/t
 import { TokenRequestError } from '../../nodes/shared/transport/token';
 import { fillPath, joinUrl } from '../../nodes/shared/transport/url';
 import { ENDPOINTS } from '../../nodes/shared/wire';
+import { fakeClock } from '../support/clock';
 
 describe('paths', () => {
 	it('percent-encodes ids so they stay in their route', () => {
@@ -127,18 +128,6 @@ describe('failure descriptions', () => {
 	});
 });
 
-/** Time that passes only when the pacer sleeps or a test moves it on. */
-function fakeClock() {
-	return {
-		time: 0,
-		now() {
-			return this.time;
-		},
-		async sleep(ms: number) {
-			this.time += ms;
-		},
-	};
-}
 
 /** The most requests the pacer let run at once while `requests` each held a slot for one turn. */
 async function peakConcurrency(pacer: RequestPacer, requests: number): Promise<number> {

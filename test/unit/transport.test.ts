@@ -70,6 +70,9 @@ describe('retry policy', () => {
 		expect(parseRetryAfter(new Date(10_000).toUTCString(), 4000)).toBe(6000);
 		expect(parseRetryAfter('soon', 0)).toBeUndefined();
 		expect(retryDelayMs(3, 1500, () => 0.5)).toBe(1500);
+		// A per-minute quota spent in a burst asks for most of a minute; an hour is not honoured.
+		expect(retryDelayMs(0, 57_000, () => 0.5)).toBe(57_000);
+		expect(retryDelayMs(0, 3_600_000, () => 0.5)).toBe(60_000);
 	});
 	it('backs off exponentially with jitter inside [ceiling/2, ceiling]', () => {
 		expect(retryDelayMs(0, undefined, () => 0)).toBe(250);

@@ -252,15 +252,14 @@ export class TrackingApiClient {
 			() => undefined,
 			(error) => this.noteExchangeFailure(error),
 		);
-		try {
-			return await solo;
-		} catch (error) {
-			// n8n stores the token in the data before it sends the request; none means no exchange.
-			if (this.data.token === '') throw new TokenExchangeFailure(error);
-			throw error;
-		} finally {
-			this.tokenFetch = undefined;
-		}
+		const outcome = await solo.then(
+			(sent) => ({ sent }),
+			(error: unknown) => ({ error }),
+		);
+		this.tokenFetch = undefined;
+		if ('sent' in outcome) return outcome.sent;
+		// n8n stores the token in the data before it sends the request; none means no exchange.
+		throw this.data.token === '' ? new TokenExchangeFailure(outcome.error) : outcome.error;
 	}
 
 	/** A second exchange, on behalf of every request waiting, comes after a short backoff. */

@@ -114,9 +114,9 @@ export async function requestToken(
 	};
 	const url = joinUrl(String(credentials.baseUrl ?? ''), TOKEN_PATH);
 	const timeoutMs = Number(credentials[TOKEN_TIMEOUT_FIELD]);
-	let response: { statusCode: number; body: unknown; headers?: Record<string, unknown> };
-	try {
-		response = (await helpers.httpRequest({
+	let failure: unknown;
+	const response = (await helpers
+		.httpRequest({
 			method: 'POST',
 			url,
 			body,
@@ -125,11 +125,13 @@ export async function requestToken(
 			returnFullResponse: true,
 			skipSslCertificateValidation: credentials.allowUnauthorizedCerts === true,
 			timeout: timeoutMs > 0 ? timeoutMs : DEFAULT_TIMEOUT_SECONDS * 1000,
-		})) as typeof response;
-	} catch (error) {
-		const network = describeNetworkFailure(error, url);
-		if (network) throw new TokenUnreachableError(network.message, network.description ?? '');
-		throw error;
+		})
+		.catch((error: unknown) => {
+			failure = error;
+		})) as { statusCode: number; body: unknown; headers?: Record<string, unknown> } | undefined;
+	if (response === undefined) {
+		const network = describeNetworkFailure(failure, url);
+		throw network ? new TokenUnreachableError(network.message, network.description) : failure;
 	}
 	const receivedAt = Date.now();
 

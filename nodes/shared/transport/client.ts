@@ -201,7 +201,7 @@ export class TrackingApiClient {
 	/**
 	 * A 401 to a token: renew it, unless the service has now refused fresh tokens more often than a
 	 * revocation explains. Then it refuses the call, not the token, and renewing again would only
-	 * spend the quota: the budget is the client's, so a hundred items cost no more than one.
+	 * spend the quota: the budget is the client's, so a hundred items cost two renewals, not one each.
 	 */
 	private renewAfterRefusal(tokenUsed: string): boolean {
 		if (this.fetchedTokens.has(tokenUsed)) this.refusedFreshTokens.add(tokenUsed);

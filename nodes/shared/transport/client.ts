@@ -48,10 +48,18 @@ type Exchange = { answer: unknown } | { failure: RequestFailure; tokenUsed: stri
 type Outcome = { ok: true; value: unknown } | { ok: false; failure: RequestFailure };
 
 /**
- * Fresh tokens (fetched by this client) the service may refuse before the client concludes that
- * it refuses the call itself, not the token: the first may meet a revocation, the second not.
+ * Fresh tokens (fetched by this client) the service may refuse before any call accepted them,
+ * before the client concludes that it refuses the call itself, not the token: the first may meet
+ * a revocation, the second not.
  */
-const FRESH_TOKEN_REFUSALS_TOLERATED = 1;
+const UNPROVEN_TOKEN_REFUSALS_TOLERATED = 1;
+/** Renewals one run may make in all, however the refusals fall: revocations are rare. */
+const MAX_RENEWALS_PER_RUN = 5;
+
+/** The service looked past the token: not a refusal of it, nor an overload or outage before any check. */
+function answeredPastTheToken(status: number): boolean {
+	return status !== 401 && status !== 429 && status < 500;
+}
 
 /** The token exchange failed, so the request it was made for was never sent. */
 class TokenExchangeFailure extends Error {
@@ -85,7 +93,12 @@ export class TrackingApiClient {
 	/** Tokens this client fetched; a 401 to one of them is no stale token. */
 	private readonly fetchedTokens = new Set<string>();
 
-	private readonly refusedFreshTokens = new Set<string>();
+	/** Tokens some call was answered with other than 401: a later 401 to one is a revocation. */
+	private readonly acceptedTokens = new Set<string>();
+
+	private readonly refusedUnprovenTokens = new Set<string>();
+
+	private renewals = 0;
 
 	/** Every token seen, to take out of error texts that quote the request back. */
 	private readonly seenTokens = new Set<string>();
@@ -204,10 +217,14 @@ export class TrackingApiClient {
 	 * spend the quota: the budget is the client's, so a hundred items cost two renewals, not one each.
 	 */
 	private renewAfterRefusal(tokenUsed: string): boolean {
-		if (this.fetchedTokens.has(tokenUsed)) this.refusedFreshTokens.add(tokenUsed);
-		if (this.refusedFreshTokens.size > FRESH_TOKEN_REFUSALS_TOLERATED) return false;
+		if (this.fetchedTokens.has(tokenUsed) && !this.acceptedTokens.has(tokenUsed)) this.refusedUnprovenTokens.add(tokenUsed);
+		if (this.refusedUnprovenTokens.size > UNPROVEN_TOKEN_REFUSALS_TOLERATED) return false;
 		// Only the request that saw the current token rejected clears it; later 401s of it are stale.
-		if (tokenUsed !== '' && this.data.token === tokenUsed) this.data.token = '';
+		if (tokenUsed !== '' && this.data.token === tokenUsed) {
+			if (this.renewals >= MAX_RENEWALS_PER_RUN) return false;
+			this.renewals++;
+			this.data.token = '';
+		}
 		return true;
 	}
 
@@ -219,6 +236,7 @@ export class TrackingApiClient {
 		try {
 			const { response, tokenUsed } = await this.send(method, url, body);
 			this.noteUsage(response.body);
+			if (answeredPastTheToken(response.statusCode)) this.acceptedTokens.add(tokenUsed);
 			if (response.statusCode >= 200 && response.statusCode < 300) return { answer: response.body };
 			return { failure: describeHttpFailure(response.statusCode, response.body, response.headers), tokenUsed };
 		} catch (error) {

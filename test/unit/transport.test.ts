@@ -247,6 +247,28 @@ describe('RequestPacer', () => {
 		expect(sentAt[3] - sentAt[0]).toBeCloseTo(3 * spacing, 6);
 	});
 
+	it.each([
+		// A per-minute quota spent in 3 s, then 57 s to wait: 600 per 60 s (less Retry-After's rounding), not per 57 s.
+		['a per-minute quota spent in a burst', 600, 5, 57_000, 59_000],
+		// A one-second window spent in 0.3 s says "1" (rounded up from 0.7): the window is that second.
+		['a one-second window spent in a burst', 200, 1.5, 1_000, 1_000],
+	])('after %s, paces over the burst and the wait together', async (_, accepted, everyMs, retryAfterMs, windowMs) => {
+		const clock = fakeClock();
+		const pacer = new RequestPacer({ maxConcurrency: 8 }, clock);
+		for (let i = 0; i < accepted; i++) {
+			clock.time += everyMs;
+			(await pacer.acquire())();
+			pacer.succeeded();
+		}
+		pacer.throttled(retryAfterMs, true);
+		const sentAt: number[] = [];
+		for (let i = 0; i < 3; i++) {
+			(await pacer.acquire())();
+			sentAt.push(clock.time);
+		}
+		expect(sentAt[2] - sentAt[0]).toBeCloseTo((2 * windowMs) / (accepted * 0.95), 0);
+	});
+
 	it('learns no quota from a span it spent held back after an outage: it halves instead of pinning that rate', async () => {
 		const clock = fakeClock();
 		const pacer = new RequestPacer({ maxConcurrency: 8 }, clock);

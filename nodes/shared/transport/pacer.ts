@@ -18,6 +18,8 @@ const RATE_WINDOW_MS = 60_000;
 const SUCCESSES_PER_STEP_UP = 20;
 /** After a 429, requests are paced a little under the rate the service accepted before it. */
 const LEARNED_RATE_SHARE = 0.95;
+/** Retry-After counts whole seconds, rounded up. */
+const RETRY_AFTER_ROUNDING_MS = 1000;
 /** Too few recent successes say nothing about the quota; fall back to fewer parallel requests. */
 const MIN_SUCCESSES_TO_LEARN = 10;
 
@@ -160,9 +162,11 @@ export class AccountQuota {
 		if (accepted < MIN_SUCCESSES_TO_LEARN || (wasHeldBack && this.spacingMs === 0)) return false;
 		// A quota spent in a burst much shorter than the wait (600 accepted in 3 s, then 57 s to wait)
 		// was counted over the burst and the wait together: 600 per 60 s, not per 57 s, which would
-		// pace right at the quota and meet it again.
+		// pace right at the quota and meet it again. Retry-After comes in whole seconds, rounded up,
+		// so up to one of them is no part of the window (a 1 s window spent in 0.3 s says 1, not 0.7).
 		const burstMs = now - acceptedAt[0];
-		const window = burstMs < span / 2 ? Math.min(span + burstMs, RATE_WINDOW_MS) : span;
+		const window =
+			burstMs < span / 2 ? Math.min(Math.max(span, span - RETRY_AFTER_ROUNDING_MS + burstMs), RATE_WINDOW_MS) : span;
 		const learnedSpacing = wasHeldBack ? 0 : window / (accepted * LEARNED_RATE_SHARE);
 		this.spacingMs = Math.max(this.spacingMs * 1.25, learnedSpacing);
 		return true;

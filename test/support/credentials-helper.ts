@@ -110,7 +110,10 @@ export class InMemoryCredentialsHelper extends ICredentialsHelper {
 		const type = this.type(typeName);
 		const expirable = type.properties.find((property) => property.type === 'hidden' && property.typeOptions?.expirable === true);
 		if (!expirable || typeof type.preAuthentication !== 'function') return undefined;
-		if (credentials[expirable.name] !== '' && !credentialsExpired) return undefined;
+		// As n8n's CLI helper: the credential dialog's Test (a NoOp node with a `temp` parameter) always
+		// fetches a token for what is entered.
+		const isTestingCredentials = node?.parameters?.temp === '' && node?.type === 'n8n-nodes-base.noOp';
+		if (credentials[expirable.name] !== '' && !credentialsExpired && !isTestingCredentials) return undefined;
 
 		const output = await type.preAuthentication.call(helpers, credentials);
 		if (output[expirable.name] === undefined) return undefined;

@@ -6,6 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 tools=tools/lint
+# Tests may ask for the tools from parallel jest workers: one installs, the others wait.
+exec 9>"$tools/.install.lock"
+flock 9
 # --ignore-scripts: eslint-plugin-n8n-nodes-base's preinstall insists on pnpm.
 if [ ! -x "$tools/node_modules/.bin/eslint" ] || [ "$tools/package-lock.json" -nt "$tools/node_modules/.package-lock.json" ]; then
   npm ci --prefix "$tools" --ignore-scripts --no-audit --no-fund --loglevel=error

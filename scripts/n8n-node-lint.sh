@@ -49,3 +49,4 @@ ln -s "$CLI_DIR/node_modules" "$work/node_modules"
 echo "n8n-node lint (@n8n/node-cli $NODE_CLI_VERSION, Node $("$NODE24_BIN/node" --version)):"
 (cd "$work" && PATH="$NODE24_BIN:$PATH" CI=true node "$CLI_DIR/node_modules/@n8n/node-cli/bin/n8n-node.mjs" lint) 2>&1 \
   | sed "s#$work#$REPO#g"
+echo "n8n-node lint: no problems"

@@ -4,7 +4,16 @@ const DAY_MS = 86_400_000;
 
 /** A device whose `expires` falls within the window: once per device and expiry date. */
 export const deviceExpiring: Detector = {
-	events: ['deviceExpiring'],
+	properties: [
+		{
+			displayName: 'Expiring Within (Days)',
+			name: 'expiringWithinDays',
+			type: 'number',
+			default: 7,
+			typeOptions: { minValue: 0 },
+			description: 'Report a device whose license expires within this many days; once per device and expiry date',
+		},
+	],
 	detect(observation, previous, settings) {
 		const expires = observation.device.expires ?? '';
 		const at = Date.parse(expires);

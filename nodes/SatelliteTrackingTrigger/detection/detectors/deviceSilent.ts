@@ -9,7 +9,16 @@ const MINUTE_MS = 60_000;
  * silence to measure.
  */
 export const deviceSilent: Detector = {
-	events: ['deviceSilent'],
+	properties: [
+		{
+			displayName: 'Silent After (Minutes)',
+			name: 'silentAfterMinutes',
+			type: 'number',
+			default: 60,
+			typeOptions: { minValue: 1 },
+			description: 'Report a device that has sent no fix for this long; once per silence',
+		},
+	],
 	detect(observation, previous, settings) {
 		const newest = observation.newest;
 		if (!newest) return { events: [] };

@@ -15,7 +15,10 @@ const copies: string[] = [];
 type Manifest = { files: string[]; dependencies?: Record<string, string>; n8n: { nodes: string[] } };
 
 beforeAll(() => {
-	// `.ci/run` runs `npm test` before `npm run build`: build when the tarball's files are missing.
+	// `.ci/run` runs `npm test` before `npm run build` and `npm run lint`: build when the tarball's
+	// files are missing, and install the lint tools here rather than inside a test.
+	const tools = spawnSync('bash', [join(REPO, 'scripts/lint-tools.sh')], { encoding: 'utf8' });
+	if (tools.status !== 0) throw new Error(`installing the lint tools failed:\n${tools.stdout}${tools.stderr}`);
 	const manifest = JSON.parse(repoManifest()) as Manifest;
 	if (!manifest.n8n.nodes.every((node) => existsSync(join(REPO, node)))) {
 		const build = spawnSync('npm', ['run', 'build'], { cwd: REPO, encoding: 'utf8' });

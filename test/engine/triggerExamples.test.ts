@@ -11,6 +11,7 @@ import { Workflow, type IDataObject, type INode, type INodeTypes } from 'n8n-wor
 import type { TriggerEvent } from '../../nodes/SatelliteTrackingTrigger/detection/types';
 import { DEMO_API_KEY, DEMO_USER_NAME, startSandbox, type Sandbox } from '../../sandbox/server';
 import { Engine, TRIGGER_NODE_TYPE } from '../support/engine';
+import { eventsOf } from '../support/trigger';
 
 interface WorkflowFile {
 	nodes: INode[];
@@ -55,7 +56,7 @@ describe('example workflows', () => {
 	afterEach(async () => sandbox.close());
 
 	const poll = async (trigger: INode, staticData: IDataObject) =>
-		((await engine.poll(trigger.parameters, staticData))?.[0] ?? []).map((item) => item.json as unknown as TriggerEvent);
+		eventsOf(await engine.poll(trigger.parameters, staticData));
 
 	it.each(['critical-alert-to-chat.json', 'geofence-exit-email.json'])('%s wires the trigger to an HTTP Request with the package names', (name) => {
 		const file = load(name);
@@ -68,7 +69,7 @@ describe('example workflows', () => {
 
 	it.each(['critical-alert-to-chat.json', 'geofence-exit-email.json'])('%s builds its message from "Fetch Test Event" samples too', async (name) => {
 		const { trigger, request } = parts(load(name));
-		const samples = ((await engine.poll(trigger.parameters, {}, 'manual'))?.[0] ?? []).map((item) => item.json as unknown as TriggerEvent);
+		const samples = eventsOf(await engine.poll(trigger.parameters, {}, 'manual'));
 		expect(samples.length).toBeGreaterThan(0);
 		for (const sample of samples) expect(JSON.stringify(bodyFor(request, sample))).toContain(sample.deviceName);
 	});

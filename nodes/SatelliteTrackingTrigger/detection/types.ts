@@ -28,6 +28,8 @@ export interface FixPosition {
 
 export interface TriggerEvent {
 	event: EventKind;
+	/** The same for the same event whichever poll reports it; different for different events. */
+	eventId: string;
 	deviceId: string;
 	deviceName: string;
 	/** The fix that caused the event; for device events the newest known one, null if it never reported. */
@@ -45,6 +47,8 @@ export interface TriggerEvent {
 	count?: number;
 	limit?: number;
 	day?: string;
+	/** "Fetch Test Event": the event did not happen; it shows the fields of its kind with the device's data. */
+	sample?: true;
 }
 
 /** dailyLimitNear: the limits the user entered (the API does not expose them) and how days are cut. */
@@ -93,6 +97,8 @@ export interface DeviceState {
 	fix?: SeenFix;
 	/** Fingerprints of the processed fixes dated exactly `fix.at`: equal timestamps are not duplicates. */
 	keys?: string[];
+	/** In place of `keys` when more than 20 fixes share `fix.at`: all their fingerprints in a fixed-size bit set. */
+	digest?: string;
 	/** Every-fix mode, for a device that has not reported yet: read its fixes from here on. */
 	since?: string;
 	/** locationUpdated: the last fix reported, kept only while newer fixes are held back by the minimum distance. */
@@ -104,6 +110,8 @@ export interface DeviceState {
 	expiry?: string;
 	/** dailyLimitNear: the last day counted, and the thresholds (crossingKey) already reported on it. */
 	limits?: { day: string; reported?: string[] };
+	/** When the device listing first left the device out (ISO time); absent while it is listed. */
+	absentSince?: string;
 }
 
 export const STATE_VERSION = 1;

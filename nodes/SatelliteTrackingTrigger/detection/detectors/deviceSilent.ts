@@ -1,5 +1,6 @@
-import { deviceEvent, type Detector } from '../detector';
+import { deviceEvent, type Detector, type Observation } from '../detector';
 import { fixTime } from '../fixes';
+import type { EventKind, TriggerEvent } from '../types';
 
 const MINUTE_MS = 60_000;
 
@@ -28,9 +29,16 @@ export const deviceSilent: Detector = {
 		if (silentMs < settings.silentAfterMinutes * MINUTE_MS) return { events: [], state: { silent: false } };
 		const alreadyReported = previous.silent === true && observation.fresh.length === 0;
 		const report = !alreadyReported && (previous.silent !== undefined || settings.emitCurrentState);
-		const events = report
-			? [deviceEvent('deviceSilent', observation, newest, { silentForMinutes: Math.floor(silentMs / MINUTE_MS) })]
-			: [];
+		const events = report ? [silence('deviceSilent', observation, newest)] : [];
 		return { events, state: { silent: true } };
 	},
+	sample(kind, observation) {
+		return silence(kind, observation, observation.newest);
+	},
 };
+
+/** A silence is told apart by the fix it follows; how long it has lasted grows from poll to poll. */
+function silence(kind: EventKind, observation: Observation, newest: Observation['newest']): TriggerEvent {
+	const silentForMinutes = newest ? Math.floor((observation.now.getTime() - fixTime(newest)) / MINUTE_MS) : undefined;
+	return deviceEvent(kind, observation, newest ?? null, { silentForMinutes }, [newest && fixTime(newest)]);
+}

@@ -661,3 +661,179 @@ describe('Satellite Tracking Trigger', () => {
 		});
 	});
 });
+
+describe('telemetry, inputs, back online, dwell and new devices (issue 18)', () => {
+	// The sandbox's seeded stories (sandbox/telemetry.ts): device001's battery drains, device002's
+	// reefer fails, device003's door opens twice an hour apart, device008 is parked over the night
+	// and loses fuel at once. device005 went silent before the start, reports at polls 15 and 16 only.
+	const STORY = { battery: 'device001', reefer: 'device002', door: 'device003', silent: 'device005', parked: 'device008' };
+	const T0 = Date.parse('2026-05-05T01:00:00Z');
+	const at = (poll: number) => T0 + poll * 5 * MINUTE;
+	const detail = (event: TriggerEvent) =>
+		[event.event, event.deviceId, event.field ?? event.geofence ?? (event.input !== undefined ? `input${event.input}` : undefined), event.direction]
+			.filter((part) => part !== undefined)
+			.join('|');
+
+	it.each(['latestFix', 'everyFix'])(
+		'reports each in %s mode exactly once per real occurrence over 28 polls, across two restarts, without flapping',
+		async (readMode) => {
+			const setNow = fakeDateFrom(T0);
+			await withTriggerSandbox({ deviceCount: 8 }, async (h) => {
+				const { sandbox } = h;
+				const store = sandbox.store;
+				expect(store.facts.telemetryDeviceIds).toMatchObject({
+					batteryDrain: [STORY.battery],
+					reefer: [STORY.reefer],
+					doorSensor: [STORY.door],
+					fuelTheft: [STORY.parked],
+				});
+				const parkedAt = store.lastLocation(STORY.parked)!;
+				const moving = store.listDevices().map((d) => d.id).filter((id) => id !== STORY.silent);
+				const expiring = new Date(T0 + 3 * 24 * 60 * MINUTE).toISOString();
+				const parameters: INodeParameters = {
+					events: ['valueCrossed', 'fuelDropped', 'inputChanged', 'deviceSilent', 'deviceBackOnline', 'geofenceDwell', 'deviceExpiring'],
+					readMode,
+					thresholdRules: {
+						rule: [
+							{ field: 'temperature', direction: 'above', value: 8, hysteresis: 1, tagKey: 'cargo', tagValue: 'chilled' },
+							{ field: 'temperature', direction: 'below', value: 2, hysteresis: 1, tagKey: 'cargo', tagValue: 'chilled' },
+							{ field: 'battery', direction: 'below', value: 20, hysteresis: 2 },
+						],
+					},
+					fuelDropAmount: 20,
+					fuelDropWithinMinutes: 15,
+					fuelDropMaxSpeed: 5,
+					inputIndexes: '1',
+					inputDirection: 'on',
+					silentAfterMinutes: 30,
+					geofences: { circle: [{ name: 'Parking', latitude: parkedAt.latitude, longitude: parkedAt.longitude, radius: 200 }] },
+					dwellMinutes: 30,
+					expiringWithinDays: 7,
+				};
+
+				// Ground truth, from the store's fixes and the stories, not from the node.
+				const expected = new Map<string, number[]>();
+				const expect_ = (key: string, poll: number) => expected.set(key, [...(expected.get(key) ?? []), poll]);
+				const history = new Map<string, Location[]>();
+				const firstPoll = (key: string, poll: number) => !expected.has(key) && expect_(key, poll);
+				let staticData: IDataObject = {};
+				const reported = new Map<string, number[]>();
+				for (let poll = 0; poll < 28; poll++) {
+					setNow(at(poll));
+					if (poll > 0) store.moveDevices({ minutes: 5, deviceIds: moving });
+					if (poll === 15 || poll === 16) addFix(sandbox, STORY.silent, at(poll) - MINUTE, store.lastLocation(STORY.silent)!);
+					if (poll >= 18) {
+						if (poll === 18) addDevice(sandbox, 'late-1', { tags: { cargo: 'chilled' }, expires: expiring });
+						addFix(sandbox, 'late-1', at(poll) - MINUTE, { latitude: 5, longitude: 5 }, { temperature: 9 });
+					}
+					for (const device of store.listDevices()) {
+						const fix = store.lastLocation(device.id);
+						if (fix) history.set(device.id, [...(history.get(device.id) ?? []), fix]);
+					}
+					if (poll > 0) {
+						const last = (id: string, back = 0) => history.get(id)![history.get(id)!.length - 1 - back];
+						if (last(STORY.reefer).temperature! > 8) firstPoll(`valueCrossed|${STORY.reefer}|temperature|above`, poll);
+						if (last(STORY.battery).battery! < 20) firstPoll(`valueCrossed|${STORY.battery}|battery|below`, poll);
+						if (last(STORY.parked, 1).fuel! - last(STORY.parked).fuel! > 20) expect_(`fuelDropped|${STORY.parked}`, poll);
+						if (!last(STORY.door, 1).inputs![1] && last(STORY.door).inputs![1]) expect_(`inputChanged|${STORY.door}|input1`, poll);
+						if (Date.parse(last(STORY.parked).dateTime) - Date.parse(history.get(STORY.parked)![0].dateTime) >= 30 * MINUTE) {
+							firstPoll(`geofenceDwell|${STORY.parked}|Parking`, poll);
+						}
+						if (poll === 15) expect_(`deviceBackOnline|${STORY.silent}`, poll);
+						if (at(poll) - Date.parse(last(STORY.silent).dateTime) >= 30 * MINUTE && poll > 16) firstPoll(`deviceSilent|${STORY.silent}`, poll);
+						if (poll === 18) {
+							expect_('deviceExpiring|late-1', poll);
+							expect_('valueCrossed|late-1|temperature|above', poll);
+						}
+					}
+					if (poll === 10 || poll === 20) {
+						staticData = restartedFrom(staticData);
+						h.restart();
+					}
+					for (const event of await h.poll(parameters, staticData)) reported.set(detail(event), [...(reported.get(detail(event)) ?? []), poll]);
+				}
+				expect(Object.fromEntries([...reported].sort())).toEqual(Object.fromEntries([...expected].sort()));
+				// Each story happened, once (the door twice), and the battery wobbled back over 20 after
+				// first dropping below it: the hysteresis is what kept that to one event.
+				expect([...expected.keys()].sort()).toEqual(
+					[
+						`valueCrossed|${STORY.reefer}|temperature|above`,
+						`valueCrossed|${STORY.battery}|battery|below`,
+						`fuelDropped|${STORY.parked}`,
+						`inputChanged|${STORY.door}|input1`,
+						`geofenceDwell|${STORY.parked}|Parking`,
+						`deviceBackOnline|${STORY.silent}`,
+						`deviceSilent|${STORY.silent}`,
+						'deviceExpiring|late-1',
+						'valueCrossed|late-1|temperature|above',
+					].sort(),
+				);
+				expect(expected.get(`inputChanged|${STORY.door}|input1`)).toHaveLength(2);
+				const battery = history.get(STORY.battery)!.map((fix) => fix.battery!);
+				expect(battery.slice(battery.findIndex((value) => value < 20)).some((value) => value >= 20)).toBe(true);
+			});
+		},
+	);
+
+	it('reports a device that joins after the first poll: its first fix (previousLocation null) and its expiry', async () => {
+		const setNow = fakeDateFrom(T0);
+		await withTriggerSandbox({ deviceCount: 3 }, async (h) => {
+			const parameters = { events: ['locationUpdated', 'deviceExpiring'], expiringWithinDays: 7 };
+			const staticData: IDataObject = {};
+			addDevice(h.sandbox, 'old-expiring', { expires: new Date(T0 + 2 * 24 * 60 * MINUTE).toISOString() });
+			expect(await h.poll(parameters, staticData)).toEqual([]);
+			setNow(at(1));
+			addDevice(h.sandbox, 'joined-1', { expires: new Date(T0 + 2 * 24 * 60 * MINUTE).toISOString() });
+			addDevice(h.sandbox, 'joined-2');
+			const fix = addFix(h.sandbox, 'joined-1', at(1) - MINUTE, { latitude: 1, longitude: 1 });
+			const events = await h.poll(parameters, staticData);
+			expect(keys(events)).toEqual(['deviceExpiring|joined-1', 'locationUpdated|joined-1']);
+			expect(events.find((e) => e.event === 'locationUpdated')).toMatchObject({ location: fix, previousLocation: null });
+			// joined-2 never reported: its first fix is news when it comes, and only then.
+			setNow(at(2));
+			expect(await h.poll(parameters, restartedFrom(staticData))).toEqual([]);
+			addFix(h.sandbox, 'joined-2', at(2), { latitude: 2, longitude: 2 });
+			const first = await h.poll(parameters, staticData);
+			expect(first.map((e) => [e.event, e.deviceId, e.previousLocation])).toEqual([['locationUpdated', 'joined-2', null]]);
+			expect(await h.poll(parameters, staticData)).toEqual([]);
+		});
+	});
+
+	it('"Fetch Test Event" shows a value already past a threshold as a real event, and leaves the state untouched', async () => {
+		await withTriggerSandbox({ deviceCount: 8 }, async (h) => {
+			const staticData: IDataObject = {};
+			const parameters = {
+				events: ['valueCrossed'],
+				deviceSelection: 'tag',
+				tagKey: 'cargo',
+				tagValue: 'chilled',
+				thresholdRules: { rule: [{ field: 'temperature', direction: 'above', value: 8 }] },
+			};
+			const items = await h.poll(parameters, staticData, 'manual');
+			const [failed] = h.sandbox.store.facts.telemetryDeviceIds.reeferFailed;
+			const temperature = h.sandbox.store.lastLocation(failed)!.temperature!;
+			expect(temperature).toBeGreaterThan(8);
+			expect(items.filter((item) => item.event === 'valueCrossed')).toEqual([
+				expect.objectContaining({ deviceId: failed, field: 'temperature', value: temperature, threshold: 8, direction: 'above' }),
+			]);
+			expect(staticData).toEqual({});
+		});
+	});
+
+	it('refuses bad rule values from expressions, naming the rule and field', async () => {
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+			const poll = (parameters: INodeParameters) => h.poll(parameters, {});
+			const rule = { field: 'temperature', direction: 'above', value: 8 };
+			await expect(poll({ events: ['valueCrossed'], thresholdRules: { rule: [rule, { ...rule, value: 'warm' }] } })).rejects.toThrow(
+				'Invalid "Rule 2 Value": Rule 2 Value must be a number (got "warm")',
+			);
+			await expect(poll({ events: ['valueCrossed'], thresholdRules: { rule: [{ ...rule, field: 'colour' }] } })).rejects.toThrow('Invalid "Rule 1 Field"');
+			await expect(poll({ events: ['valueCrossed'], thresholdRules: { rule: [{ ...rule, hysteresis: -1 }] } })).rejects.toThrow('Invalid "Rule 1 Hysteresis"');
+			await expect(poll({ events: ['valueCrossed'] })).rejects.toThrow('Add at least one threshold rule');
+			await expect(poll({ events: ['inputChanged'], inputIndexes: '1, two' })).rejects.toThrow('Invalid "Inputs"');
+			await expect(poll({ events: ['fuelDropped'], fuelDropWithinMinutes: 0 })).rejects.toThrow('Invalid "Fuel Drop Within (Minutes)"');
+			await expect(poll({ events: ['geofenceDwell'], dwellMinutes: 30 })).rejects.toThrow('Add at least one geofence');
+			await expect(poll({ events: ['geofenceDwell'], geofences, dwellMinutes: 'long' })).rejects.toThrow('Invalid "Dwell (Minutes)"');
+		});
+	});
+});

@@ -44,6 +44,14 @@ export class InMemoryCredentialsHelper extends ICredentialsHelper {
 		return [];
 	}
 
+	/**
+	 * n8n-core 2.41 asks before handing a node its credential (n8n 2.8 does not); false only for a
+	 * credential type that restricts itself to listed nodes, which this package's does not.
+	 */
+	isCredentialUsableByNode(): boolean {
+		return true;
+	}
+
 	getCredentialsProperties(type: string): INodeProperties[] {
 		return this.type(type).properties;
 	}

@@ -1,6 +1,5 @@
 import { ExecutionLifecycleHooks, LoadOptionsContext, PollContext, WorkflowExecute } from 'n8n-core';
 import {
-	createDeferredPromise,
 	createRunExecutionData,
 	Workflow,
 	type ICredentialType,
@@ -149,15 +148,16 @@ export class Engine {
 			createdAt: new Date(),
 			updatedAt: new Date(),
 		} as never);
-		const finished = createDeferredPromise<IRun>();
-		hooks.addHandler('workflowExecuteAfter', (run) => finished.resolve(run));
+		// A plain promise rather than n8n-workflow's createDeferredPromise, which newer n8n-workflows
+		// no longer export: the bench runs this engine on n8n-core 2.41 too (bench/cores.ts).
+		const finished = new Promise<IRun>((resolve) => hooks.addHandler('workflowExecuteAfter', resolve));
 
 		const runExecutionData = createRunExecutionData({
 			executionData: { nodeExecutionStack: [{ node: start, data: { main: [[{ json: {} }]] }, source: null }] },
 		});
 		const execution = new WorkflowExecute(this.additionalData(hooks), 'manual', runExecutionData);
 		await execution.processRunExecutionData(workflow);
-		return await finished.promise;
+		return await finished;
 	}
 
 	/** Calls a polling node's poll() the way n8n's poller does, with persistent static data. */
@@ -165,11 +165,12 @@ export class Engine {
 		parameters: INode['parameters'],
 		staticData: IDataObject,
 		mode: WorkflowExecuteMode = 'trigger',
+		type = TRIGGER_NODE_TYPE,
 	): Promise<INodeExecutionData[][] | null> {
-		const node = this.node('Trigger', TRIGGER_NODE_TYPE, parameters, [0, 0]);
+		const node = this.node('Trigger', type, parameters, [0, 0]);
 		const workflow = this.workflow([node], {}, staticData);
 		const context: IPollFunctions = new PollContext(workflow, node, this.additionalData(), mode, 'activate');
-		const nodeType = lookup(TRIGGER_NODE_TYPE);
+		const nodeType = lookup(type);
 		return await nodeType.poll!.call(context);
 	}
 

@@ -133,7 +133,7 @@ describe('detectDeviceEvents', () => {
 			'deviceSilent',
 			'deviceExpiring',
 		]);
-		expect(current.events[0].previousLocation).toBeUndefined();
+		expect(current.events[0].previousLocation).toBeNull();
 		expect(current.events[3].silentForMinutes).toBe(45);
 	});
 

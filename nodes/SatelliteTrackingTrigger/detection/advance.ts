@@ -2,7 +2,9 @@
  * One poll's worth of change detection over all devices read: the events, in device order, and the
  * next state. A device whose read failed keeps its state and is read first next time, so nothing it
  * did is lost. A device the listing leaves out keeps its state too, for ABSENT_RETENTION_MS, so one
- * that comes back is read on from its newest fix seen instead of starting a new baseline. Pure.
+ * that comes back is read on from its newest fix seen instead of starting a new baseline. Only the
+ * trigger's first poll is a silent baseline: a device that appears after it is new, and what it shows
+ * (its first fix, an expiry within the window…) is reported as if the current state were emitted. Pure.
  */
 import type { Location } from '../../shared/wire';
 import { DAY_MS } from '../../shared/zonedDay';
@@ -46,16 +48,23 @@ export function advance(
 	const next: Record<string, DeviceState> = {};
 	const events: TriggerEvent[] = [];
 	const failures: PollOutcome['failures'] = [];
+	const started = previous.started === true;
+	const awaitingBaseline = new Set(previous.baselinePending ?? []);
+	const baselinePending: string[] = [];
 	for (const device of devices) {
 		const kept = present(previous.devices[device.id]);
 		const read = readsById.get(device.id);
 		const outcome = outcomes.get(device.id);
+		const baseline = !started || awaitingBaseline.has(device.id);
 		if (!read || !outcome || !outcome.ok) {
 			if (kept) next[device.id] = kept;
+			else if (baseline) baselinePending.push(device.id);
 			if (outcome && !outcome.ok) failures.push({ deviceId: device.id, error: outcome.error });
 			continue;
 		}
-		const detection = detectDeviceEvents(kept, device, outcome.fixes, settings, now, outcome.notifications);
+		const isNew = kept === undefined && !baseline;
+		const options = isNew ? { ...settings, emitCurrentState: true } : settings;
+		const detection = detectDeviceEvents(kept, device, outcome.fixes, options, now, outcome.notifications);
 		const readUntil = read.kind === 'range' ? read.to : now.toISOString();
 		next[device.id] = detection.state.fix ? detection.state : { ...detection.state, since: readUntil };
 		events.push(...detection.events);
@@ -66,7 +75,8 @@ export function advance(
 		const absentSince = kept.absentSince ?? now.toISOString();
 		if (now.getTime() - Date.parse(absentSince) < ABSENT_RETENTION_MS) next[deviceId] = { ...kept, absentSince };
 	}
-	const state: TriggerState = { version: STATE_VERSION, devices: next };
+	const state: TriggerState = { version: STATE_VERSION, devices: next, started: true };
+	if (baselinePending.length > 0) state.baselinePending = baselinePending;
 	if (plan.cursor !== undefined) state.cursor = plan.cursor;
 	if (failures.length > 0) state.retry = failures.map((failure) => failure.deviceId);
 	return { events, state, failures };

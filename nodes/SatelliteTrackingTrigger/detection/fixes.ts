@@ -18,6 +18,8 @@ const MAX_KEYS = 20;
 const DIGEST_BITS = 1024;
 const DIGEST_PROBES = 7;
 
+export const MINUTE_MS = 60_000;
+
 export function fixTime(fix: { dateTime: string }): number {
 	return Date.parse(fix.dateTime);
 }

@@ -53,7 +53,9 @@ export function planUpserts(existing: readonly User[], requests: readonly Upsert
  * password cannot be compared because the service never reads it back: it is set on create only.
  */
 function comparedFields(user: UserWrite): Partial<UserWrite> {
-	const { email: _matchKey, password: _writeOnly, ...compared } = user;
+	const compared: Partial<UserWrite> = { ...user };
+	delete compared.email;
+	delete compared.password;
 	return compared;
 }
 

@@ -345,7 +345,7 @@ describe('users_api', () => {
 			country,
 			timeZone,
 			additionalFields: { ...rest, tags: { entries: Object.entries(tags as object).map(([key, value]) => ({ key, value })) } },
-		} as Record<string, never>;
+		} as unknown as Record<string, never>;
 	};
 	const SERVER_MANAGED = ['creation', 'modification', 'lastLogin'];
 

@@ -35,6 +35,18 @@ function impossibleDay(text: string): string | undefined {
 	return day < 1 || day > daysInMonth ? text.slice(0, 10) : undefined;
 }
 
+const ZONE_SUFFIX = /([zZ]|[+-]\d{2}:?\d{2})$/;
+
+/**
+ * A date-time without a zone is UTC, as the README promises, whichever separator it uses: the
+ * spreadsheet and SQL form `2024-03-10 10:00:00` as much as `2024-03-10T10:00:00`. JavaScript would
+ * read both in the n8n host's own zone.
+ */
+function asUtcWhenZoneless(text: string): string {
+	const iso = text.replace(/^(\d{4}-\d{2}-\d{2}) +(?=\d)/, '$1T');
+	return ZONE_SUFFIX.test(iso) || !iso.includes('T') ? iso : `${iso}Z`;
+}
+
 interface DateLike {
 	toJSDate?: () => Date;
 	toISO?: () => string | null;
@@ -56,7 +68,7 @@ export function toIsoDateTime(value: unknown): Check<string> {
 		if (!/^\d{4}-\d{2}-\d{2}/.test(text)) return fail(`is not an ISO 8601 date (got ${preview(value)})`);
 		const impossible = impossibleDay(text);
 		if (impossible) return fail(`is not a valid date: ${impossible} does not exist`);
-		date = new Date(/[zZ]|[+-]\d{2}:?\d{2}$/.test(text) || !text.includes('T') ? text : `${text}Z`);
+		date = new Date(asUtcWhenZoneless(text));
 	} else if (typeof value === 'object' && value !== null && typeof (value as DateLike).toJSDate === 'function') {
 		date = (value as DateLike).toJSDate!();
 	} else {

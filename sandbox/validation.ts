@@ -183,7 +183,7 @@ const HEX_BYTES = /^[0-9a-fA-F]{2}([ -]?[0-9a-fA-F]{2})*$/;
 const COMMAND_CONTENT: Record<string, FieldRule> = {
 	// The sendCommand page writes hex as "0A 1B 2C"; "0A-1B-2C" and "0A1B2C" are the other usual forms.
 	Hex: rule('hexadecimal bytes, e.g. "0A 1B", "0A-1B" or "0A1B"', (v) => isText(v) && HEX_BYTES.test(v.trim())),
-	Base64: rule('Base64, e.g. "AQID"', (v) => isText(v) && v.length % 4 === 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(v)),
+	Base64: rule('Base64, e.g. "AQID"', (v) => isText(v) && v.trim().length % 4 === 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(v.trim())),
 };
 
 export function checkCommand(body: unknown): SendCommandRequest {

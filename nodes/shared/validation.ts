@@ -98,6 +98,12 @@ export function toNonEmptyText(value: unknown): Check<string> {
 	return value.trim() === '' ? fail('is empty') : ok(value.trim());
 }
 
+/** A non-blank text kept exactly as typed: a device command may need its trailing `\r\n`. */
+export function toVerbatimText(value: unknown): Check<string> {
+	const text = toNonEmptyText(value);
+	return text.ok && typeof value === 'string' ? ok(value) : text;
+}
+
 /** Booleans as they come from n8n fields, or as text from expressions over spreadsheet rows. */
 export function toBoolean(value: unknown): Check<boolean> {
 	if (typeof value === 'boolean') return ok(value);

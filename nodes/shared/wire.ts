@@ -295,7 +295,9 @@ export type UserWrite = Omit<User, 'id' | 'creation' | 'modification' | 'lastLog
 
 /** One operation of an RFC 6902 JSON Patch, as PATCH /api/groups|users/{id} expects. */
 export type JsonPatchOperation =
-	| { op: 'add' | 'replace'; path: string; value: unknown }
-	| { op: 'remove'; path: string };
+	| { op: 'add' | 'replace' | 'test'; path: string; value: unknown }
+	| { op: 'remove'; path: string }
+	| { op: 'move' | 'copy'; from: string; path: string };
 
-export const JSON_PATCH_OPS = ['add', 'remove', 'replace'] as const;
+/** The user PATCH page lists all six RFC 6902 operations. */
+export const JSON_PATCH_OPS = ['add', 'remove', 'replace', 'move', 'copy', 'test'] as const;

@@ -73,7 +73,8 @@ export function updateProperties(fieldOptions: INodeProperties[]): INodeProperti
 			type: 'json',
 			default: '[\n  { "op": "replace", "path": "/name", "value": "New name" }\n]',
 			required: true,
-			description: 'An array of operations: op add, remove or replace; path a JSON Pointer such as /name; value for add and replace',
+			description:
+				'An array of RFC 6902 operations: op add, remove, replace, move, copy or test; path a JSON Pointer such as /name; value for add, replace and test; from for move and copy',
 			displayOptions: { show: { patchMode: ['jsonPatch'] } },
 		},
 	];

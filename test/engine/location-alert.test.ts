@@ -1,3 +1,5 @@
+import { SatelliteTracking } from '../../nodes/SatelliteTracking/SatelliteTracking.node.ts';
+import { VENDOR_ALERT_NAMES } from '../../sandbox/vendorApi';
 import { byId, jsonOf, useSandbox } from '../support/sandboxed';
 
 const HOUR = 3_600_000;
@@ -130,5 +132,31 @@ describe('location and alert operations', () => {
 		expect(ctx.sandbox.requestLog.at(-1)?.body).toEqual({ from: from.toISOString(), to: to.toISOString(), alertName: name });
 		expect(items.length).toBeGreaterThan(0);
 		for (const alert of jsonOf(items)) expect(alert).toMatchObject({ deviceId, dateTime: expect.any(String), notifications: expect.any(Array) });
+	});
+
+	it('alert getAll offers exactly the 55 alert names the vendor documents, and sends the chosen one exactly', async () => {
+		const property = new SatelliteTracking().description.properties.find(
+			(candidate) => candidate.name === 'alertName' && candidate.displayOptions?.show?.resource?.includes('alert'),
+		)!;
+		expect(property.type).toBe('options');
+		const offered = (property.options as Array<{ value: string }>).map((option) => option.value).filter((value) => value !== '');
+		expect(offered).toHaveLength(55);
+		expect([...offered].sort()).toEqual([...VENDOR_ALERT_NAMES].sort());
+
+		const deviceId = ctx.sandbox.store.facts.criticalAlertDeviceIds[0];
+		const to = new Date();
+		const from = new Date(to.getTime() - 24 * HOUR);
+		const { items } = await ctx.engine.runNode({
+			resource: 'alert',
+			operation: 'getAll',
+			deviceId: byId(deviceId),
+			from: from.toISOString(),
+			to: to.toISOString(),
+			alertName: 'SOSButton',
+			returnAll: true,
+		});
+		expect(ctx.sandbox.requestLog.at(-1)?.body).toMatchObject({ alertName: 'SOSButton' });
+		expect(items.length).toBeGreaterThan(0);
+		for (const alert of jsonOf(items)) expect(alert.alerts).toContain('SOSButton');
 	});
 });

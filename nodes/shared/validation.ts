@@ -111,6 +111,35 @@ export function toBoolean(value: unknown): Check<boolean> {
 	return fail(`must be true or false (got ${preview(value)})`);
 }
 
+/** Booleans typed as "true, false, true", or given as an array by an expression. */
+export function toBooleanList(value: unknown): Check<boolean[]> {
+	const entries = typeof value === 'string' ? value.split(',').filter((entry) => entry.trim() !== '') : value;
+	if (!Array.isArray(entries)) return fail(`must be a comma-separated list of true/false or an array (got ${preview(value)})`);
+	const booleans: boolean[] = [];
+	for (const raw of entries) {
+		const entry = typeof raw === 'string' ? raw.trim() : raw;
+		const flag = toBoolean(entry);
+		if (!flag.ok) return fail(`must hold only true or false (got ${preview(entry)})`);
+		booleans.push(flag.value);
+	}
+	return ok(booleans);
+}
+
+/** A JSON array of objects, as JSON text from a JSON field or as an array from an expression. */
+export function toObjectList(value: unknown): Check<Array<Record<string, unknown>>> {
+	let list = value;
+	if (typeof value === 'string') {
+		if (value.trim() === '') return ok([]);
+		try {
+			list = JSON.parse(value);
+		} catch {
+			return fail('is not valid JSON');
+		}
+	}
+	if (!Array.isArray(list) || !list.every(isRecord)) return fail(`must be an array of objects (got ${preview(list)})`);
+	return ok(list);
+}
+
 /** An optional text: empty when unset, refused when an expression hands over an object or a list. */
 export function toOptionalText(value: unknown): Check<string> {
 	if (value === undefined || value === null) return ok('');

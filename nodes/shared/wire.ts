@@ -200,6 +200,9 @@ export const LOCATION_NUMBER_FIELDS = [
 
 export const LOCATION_TEXT_LIST_FIELDS = ['warningTexts', 'alertTexts', 'alerts', 'warnings'] as const;
 
+/** The states of the device's digital inputs and outputs, in order. */
+export const LOCATION_BOOLEAN_LIST_FIELDS = ['inputs', 'outputs'] as const;
+
 export interface Alert {
 	dateTime: string;
 	latitude: number;

@@ -66,7 +66,7 @@ describe('group operations', () => {
 		expect(items[0].json).toMatchObject({ id: group.id, name: 'After', description: null, devices: [] });
 	});
 
-	it('update turns Update Fields into a JSON Patch: add the devices, replace the name, remove a cleared description', async () => {
+	it('update turns Update Fields into a JSON Patch: replace the devices and the name, remove a cleared description', async () => {
 		const group = createGroup('Old name', ['device001']);
 		const { items } = await ctx.engine.runNode({
 			resource: 'group',
@@ -76,7 +76,8 @@ describe('group operations', () => {
 		});
 		expect(writesOf('patch').map((write) => write.body)).toEqual([
 			[
-				{ op: 'add', path: '/devices', value: ['device004', 'device005'] },
+				// replace, as the vendor's own PATCH example does for a group's optional description.
+				{ op: 'replace', path: '/devices', value: ['device004', 'device005'] },
 				{ op: 'replace', path: '/name', value: 'New name' },
 				{ op: 'remove', path: '/description' },
 			],

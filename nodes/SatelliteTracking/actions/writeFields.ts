@@ -80,19 +80,23 @@ export function updateProperties(fieldOptions: INodeProperties[]): INodeProperti
 	];
 }
 
-/** The PATCH body of an update: built from Update Fields, or an expert's patch checked before sending. */
+/**
+ * The PATCH body of an update: built from Update Fields, or an expert's patch checked before sending.
+ * Fields in `alwaysPresent` (by default the required ones) are replaced, others added: RFC 6902
+ * `replace` fails on an absent member.
+ */
 export function getUpdatePatch<Resource extends object>(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	specs: FieldSpecs<Resource>,
 	required: readonly string[],
+	alwaysPresent: readonly string[] = required,
 ): JsonPatchOperation[] {
 	if (context.getNodeParameter('patchMode', itemIndex, 'fields') === 'jsonPatch') {
 		return checked(context, itemIndex, 'JSON Patch', parseJsonPatch(context.getNodeParameter('jsonPatch', itemIndex)));
 	}
 	const updateFields = context.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
-	// Required fields always exist, so they are replaced; optional ones may be absent, so added.
-	const patch = buildJsonPatch(readFields(context, itemIndex, updateFields, specs, required), required);
+	const patch = buildJsonPatch(readFields(context, itemIndex, updateFields, specs, required), alwaysPresent);
 	if (patch.length === 0) throw invalidInput(context, itemIndex, 'Update Fields', 'is empty: add at least one field to change');
 	return patch;
 }

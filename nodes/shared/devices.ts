@@ -33,8 +33,10 @@ export function filterDevices(devices: Device[], filters: DeviceFilters, now: Da
 		if (filters.status === 'expired' && !isExpired(device, now)) return false;
 		if (name !== '' && !(device.name ?? '').toLowerCase().includes(name)) return false;
 		if (tagKey !== '') {
-			const value = device.tags?.[tagKey];
-			if (value === undefined) return false;
+			// Own keys only: a Tag Key such as "constructor" must not find Object.prototype's.
+			const tags = device.tags ?? {};
+			if (!Object.prototype.hasOwnProperty.call(tags, tagKey)) return false;
+			const value = tags[tagKey];
 			if ((filters.tagValue ?? '') !== '' && value !== filters.tagValue) return false;
 		}
 		return true;

@@ -1,7 +1,7 @@
 /**
  * The tracking API's wire format: every path, envelope key, payload key and field name the
  * service uses. The nodes, the credential and the sandbox server all read names from here,
- * so a correction to the contract (../shared/api-contract.md) is an edit to this file alone.
+ * so a correction to the contract (docs/api-contract.md) is an edit to this file alone.
  */
 
 export const DEFAULT_BASE_URL = 'https://api.plaspy.com';
@@ -339,22 +339,6 @@ export interface User {
 }
 
 export const USER_REQUIRED_FIELDS = ['name', 'email', 'country', 'timeZone'] as const;
-
-/** User fields a client may write besides the required ones. */
-export const USER_OPTIONAL_FIELDS = [
-	'description',
-	'message',
-	'disabled',
-	'disabledMessage',
-	'tags',
-	'privileges',
-	'group',
-	'deviceId',
-	'adminDevices',
-	'from',
-	'expires',
-	'password',
-] as const;
 
 export const USER_WRITE_ONLY_FIELDS = ['password'] as const;
 

@@ -23,7 +23,7 @@ describe('devices', () => {
 });
 
 describe('tag filter reads own tags only (issue 13.10)', () => {
-	const devices = [
+	const devices: Device[] = [
 		{ id: 'a', name: 'A', tags: { fleet: 'north' } },
 		{ id: 'b', name: 'B', tags: { constructor: 'ACME' } },
 		{ id: 'c', name: 'C' },

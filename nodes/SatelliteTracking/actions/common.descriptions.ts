@@ -3,6 +3,17 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { checked } from '../../shared/parameters';
 import { toNumberInRange } from '../../shared/validation';
 
+// n8n's lint wants the Limit default written as the literal 50 here; readLimit falls back to it.
+const limitProperty: INodeProperties = {
+	displayName: 'Limit',
+	name: 'limit',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: 50,
+	description: 'Max number of results to return',
+	displayOptions: { show: { returnAll: [false] } },
+};
+
 export const returnAllAndLimit: INodeProperties[] = [
 	{
 		displayName: 'Return All',
@@ -11,15 +22,7 @@ export const returnAllAndLimit: INodeProperties[] = [
 		default: false,
 		description: 'Whether to return all results or only up to a given limit',
 	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { returnAll: [false] } },
-	},
+	limitProperty,
 ];
 
 /**
@@ -28,7 +31,7 @@ export const returnAllAndLimit: INodeProperties[] = [
  */
 export function readLimit(context: IExecuteFunctions, itemIndex: number): number {
 	if (context.getNodeParameter('returnAll', itemIndex, false) === true) return Infinity;
-	const limit = checked(context, itemIndex, 'Limit', toNumberInRange(context.getNodeParameter('limit', itemIndex, 50), 1, Number.MAX_SAFE_INTEGER));
+	const limit = checked(context, itemIndex, 'Limit', toNumberInRange(context.getNodeParameter('limit', itemIndex, limitProperty.default), 1, Number.MAX_SAFE_INTEGER));
 	return Math.floor(limit);
 }
 

@@ -1,6 +1,8 @@
-import { crossingKey, unreportedCrossings } from '../../../shared/notifications';
-import { deviceEvent, type Detector } from '../detector';
-import type { DeviceState, TriggerEvent } from '../types';
+import { CHANNELS, crossingKey, DEFAULT_NEAR_SHARE, unreportedCrossings, type LimitCrossing } from '../../../shared/notifications';
+import { dailyLimitsCollection, dayTimeZone } from '../../../shared/descriptions';
+import { dayOf } from '../../../shared/zonedDay';
+import { deviceEvent, type Detector, type Observation } from '../detector';
+import type { DeviceState, EventKind, TriggerEvent } from '../types';
 
 /**
  * A device whose e-mail or SMS count of the day reached the set share of its limit, and then the
@@ -9,7 +11,21 @@ import type { DeviceState, TriggerEvent } from '../types';
  * A day older than the one already counted is not reported again.
  */
 export const dailyLimitNear: Detector = {
-	events: ['dailyLimitNear'],
+	properties: [
+		dailyLimitsCollection(1, {
+			description:
+				'The Daily Email and SMS Limits set for the devices in the web app (the API does not expose them). A channel without a limit here is not watched. Each watched device costs one more API call per poll.',
+		}),
+		{
+			displayName: 'Near Limit Share',
+			name: 'nearShare',
+			type: 'number',
+			default: DEFAULT_NEAR_SHARE,
+			typeOptions: { minValue: 0.01, maxValue: 1, numberPrecision: 2 },
+			description: 'Report a device once its count of the day reaches this share of the limit (0.8 = 80%), and once more at the limit',
+		},
+		dayTimeZone,
+	],
 	detect(observation, previous, settings) {
 		const config = settings.dailyLimit;
 		let limits = previous.limits;
@@ -21,14 +37,26 @@ export const dailyLimitNear: Detector = {
 			const crossings = unreportedCrossings(counts, config.limits, reported, config.share);
 			// No record yet (a new device, a newly selected event): today's count is the baseline.
 			if (limits !== undefined || settings.emitCurrentState) {
-				const location = observation.newest ?? null;
-				events.push(...crossings.map((crossing) => deviceEvent('dailyLimitNear', observation, location, { ...crossing, day })));
+				events.push(...crossings.map((crossing) => limitEvent('dailyLimitNear', observation, crossing, day)));
 			}
 			limits = record(day, [...reported, ...crossings.map(crossingKey)]);
 		}
 		return { events, state: { limits } };
 	},
+	sample(kind, observation, settings) {
+		const config = settings.dailyLimit!;
+		const counted = observation.notifications?.[observation.notifications.length - 1];
+		const channel = CHANNELS.find((candidate) => config.limits[candidate] !== undefined) ?? 'email';
+		const crossing = { channel, threshold: 'near' as const, count: counted?.counts[channel] ?? 0, limit: config.limits[channel] ?? 0 };
+		return limitEvent(kind, observation, crossing, counted?.day ?? dayOf(observation.now, config.timeZone));
+	},
 };
+
+/** Told apart by channel, threshold and day: `location` is only the newest fix known. */
+function limitEvent(kind: EventKind, observation: Observation, crossing: LimitCrossing, day: string): TriggerEvent {
+	const identity = [crossing.channel, crossing.threshold, day];
+	return deviceEvent(kind, observation, observation.newest ?? null, { ...crossing, day }, identity);
+}
 
 function record(day: string, reported: string[]): NonNullable<DeviceState['limits']> {
 	return reported.length > 0 ? { day, reported } : { day };

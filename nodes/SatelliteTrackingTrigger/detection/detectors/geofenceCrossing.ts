@@ -9,7 +9,6 @@ import type { DetectionSettings, TriggerEvent } from '../types';
  * entry only when the current state is to be emitted.
  */
 export const geofenceCrossing: Detector = {
-	events: ['geofenceEntered', 'geofenceExited'],
 	detect(observation, previous, settings) {
 		const events: TriggerEvent[] = [];
 		const fences: Record<string, boolean> = {};
@@ -18,6 +17,13 @@ export const geofenceCrossing: Detector = {
 			if (inside !== undefined) fences[geofence.id] = inside;
 		}
 		return { events, state: { fences: Object.keys(fences).length > 0 ? fences : undefined } };
+	},
+	sample(kind, observation, settings) {
+		// A geofence the fix lies outside of for an exit, inside of for an entry, when there is one.
+		const fix = observation.newest;
+		const fitting = fix && settings.geofences.find((geofence) => geofenceContains(geofence, fix) === (kind === 'geofenceEntered'));
+		const geofence = fitting ?? settings.geofences[0];
+		return deviceEvent(kind, observation, fix ?? null, { geofence: geofence?.name });
 	},
 };
 

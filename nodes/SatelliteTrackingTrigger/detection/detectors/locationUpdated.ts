@@ -11,14 +11,23 @@ const position = (fix: SeenFix) => ({ latitude: fix.lat, longitude: fix.lon });
  * anchor stays put while fixes are held back, so slow creep is reported once it adds up.
  */
 export const locationUpdated: Detector = {
-	events: ['locationUpdated'],
+	properties: [
+		{
+			displayName: 'Minimum Distance (Metres)',
+			name: 'minDistanceMeters',
+			type: 'number',
+			default: 0,
+			typeOptions: { minValue: 0 },
+			description: 'A newer fix closer than this to the last one reported is not reported (GPS jitter while parked)',
+		},
+	],
 	detect(observation, previous, settings) {
 		let anchor = previous.ref ?? previous.fix;
 		let lastReported: Location | undefined;
 		const events: TriggerEvent[] = [];
 		for (const fix of observation.fresh) {
 			if (!anchor) {
-				events.push(deviceEvent('locationUpdated', observation, fix));
+				events.push(deviceEvent('locationUpdated', observation, fix, { previousLocation: null }));
 			} else {
 				const distance = distanceMeters(position(anchor), fix);
 				if (distance < settings.minDistanceMeters) continue;

@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Envelope, TokenAnswer, TokenRequest } from '../nodes/shared/wire';
+import type { Envelope, TokenAnswer, TokenRequest } from './vendorApi';
 import { ApiError, badRequest } from './apiError';
 import { TokenIssuer, UsageCounters, type Usage } from './auth';
 import { handleControl, locateControl } from './control';

@@ -4,7 +4,7 @@
  * processed, so a write did not happen; with `afterApply` the write happens and its answer is lost.
  */
 import { STATUS_CODES } from 'node:http';
-import { ENVELOPE_KEYS } from '../nodes/shared/wire';
+import { ENVELOPE_KEYS } from './vendorApi';
 import { RESET, jsonAnswer, textAnswer, type Answer, type Outcome } from './http';
 import { Rng, hashSeed } from './random';
 

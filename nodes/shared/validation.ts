@@ -40,9 +40,9 @@ const ZONE_SUFFIX = /([zZ]|[+-]\d{2}:?\d{2})$/;
 /**
  * A date-time without a zone is UTC, as the README promises, whichever separator it uses: the
  * spreadsheet and SQL form `2024-03-10 10:00:00` as much as `2024-03-10T10:00:00`. JavaScript would
- * read both in the n8n host's own zone.
+ * read both in the n8n host's own zone. The service's own ISO 8601 timestamps are UTC too.
  */
-function asUtcWhenZoneless(text: string): string {
+export function asUtcWhenZoneless(text: string): string {
 	const iso = text.replace(/^(\d{4}-\d{2}-\d{2}) +(?=\d)/, '$1T');
 	return ZONE_SUFFIX.test(iso) || !iso.includes('T') ? iso : `${iso}Z`;
 }

@@ -27,6 +27,16 @@ describe('token lifetime from the answer', () => {
 		expect(Date.parse(expiry) - received).toBe(3_600_000 - 30_000);
 	});
 
+	it.each(['2026-01-01T13:00:01', '2026-01-01 13:00:01'])(
+		'reads an expires without a zone (%s) as UTC, as the spec says it is, whatever the host zone',
+		(expires) => {
+			// Read in the host's zone, this was no lifetime at all in Berlin (trusted until refused) and
+			// six hours in New York: the token was sent for five hours after it had expired.
+			const expiry = localExpiry(expires, 'Thu, 01 Jan 2026 12:00:00 GMT', received);
+			expect(Date.parse(expiry) - received).toBe(3_600_000 - 30_000);
+		},
+	);
+
 	it.each([
 		['no Date header', '2026-01-01T13:00:00Z', undefined],
 		['no expires', undefined, 'Thu, 01 Jan 2026 12:00:00 GMT'],

@@ -83,7 +83,9 @@ export function toNumberInRange(value: unknown, min: number, max: number): Check
 	if (typeof number !== 'number' || !Number.isFinite(number)) {
 		return fail(`must be a number (got ${preview(value)})`);
 	}
-	if (number < min || number > max) return fail(`must be between ${min} and ${max} (got ${number})`);
+	if (number < min || number > max) {
+		return fail(max === Infinity ? `must be at least ${min} (got ${number})` : `must be between ${min} and ${max} (got ${number})`);
+	}
 	return ok(number);
 }
 

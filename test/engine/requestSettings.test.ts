@@ -25,6 +25,23 @@ describe('Request Settings from expressions', () => {
 		expect(ctx.sandbox.stats.requests).toBe(0);
 	});
 
+	it.each(['={{ "abc" }}', '={{ -1 }}', '={{ {} }}', '={{ [1] }}'])(
+		'under Continue On Fail, a bad Daily Request Limit (%s) gives each input one error item, not its input back',
+		async (value) => {
+			const result = await ctx.engine.runNode(
+				{ ...getDevice, requestSettings: { dailyRequestLimit: value } },
+				{ items: [{ a: 1 }, { a: 2 }, { a: 3 }], continueOnFail: true },
+			);
+
+			// n8n's own fallback passed the input items through unchanged, which reads downstream as success.
+			expect(jsonOf(result.items)).toEqual(
+				[0, 1, 2].map(() => ({ error: expect.stringMatching(/^Invalid "Daily Request Limit": Daily Request Limit must be /) })),
+			);
+			expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+			expect(ctx.sandbox.stats.requests).toBe(0);
+		},
+	);
+
 	it('the action node takes numbers written as text', async () => {
 		const result = await ctx.engine.runNode({ ...getDevice, requestSettings: { maxConcurrency: '={{ "2" }}', timeoutSeconds: '={{ "5" }}' } });
 		expect(result.error).toBeUndefined();

@@ -113,7 +113,7 @@ describe('readRequestSettings', () => {
 	it.each([
 		[{ maxConcurrency: 0 }, 'Invalid "Max Concurrent Requests": Max Concurrent Requests must be between 1 and 50 (got 0)'],
 		[{ maxConcurrency: 2.5 }, 'Invalid "Max Concurrent Requests": Max Concurrent Requests must be a whole number (got 2.5)'],
-		[{ requestsPerMinute: -1 }, 'Invalid "Max Requests per Minute": Max Requests per Minute must be between 0 and Infinity (got -1)'],
+		[{ requestsPerMinute: -1 }, 'Invalid "Max Requests per Minute": Max Requests per Minute must be at least 0 (got -1)'],
 		[{ timeoutSeconds: 0 }, 'Invalid "Timeout (Seconds)": Timeout (Seconds) must be above 0 (got 0)'],
 		[{ dailyLimitWarnShare: 2 }, 'Invalid "Warn at Share of Daily Limit": Warn at Share of Daily Limit must be above 0 and at most 1 (got 2)'],
 	])('refuses %p', (settings, message) => {

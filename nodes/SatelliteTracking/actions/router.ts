@@ -1,13 +1,13 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
 import { TrackingApiClient } from '../../shared/transport';
-import { readRequestSettings } from '../../shared/requestSettings';
+import { readRequestSettings, type RequestSettings } from '../../shared/requestSettings';
 import { alert } from './alert/Alert.resource';
 import { device } from './device/Device.resource';
 import { group } from './group/Group.resource';
 import { location } from './location/Location.resource';
 import type { Resource } from './operation';
-import { runItems } from './runItems';
+import { failEveryItem, runItems } from './runItems';
 import { showUsage } from './usageHint';
 import { user } from './user/User.resource';
 
@@ -25,7 +25,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (!operation) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" is not supported for "${resource}"`);
 	}
-	const settings = readRequestSettings(this.getNode(), this.getNodeParameter('requestSettings', 0, {}) as IDataObject);
+	let settings: RequestSettings;
+	try {
+		settings = readRequestSettings(this.getNode(), this.getNodeParameter('requestSettings', 0, {}) as IDataObject);
+	} catch (error) {
+		return [failEveryItem(this, error)];
+	}
 	const api = await TrackingApiClient.create(this, settings);
 	const items = await runItems(this, api, operation, settings.maxConcurrency);
 	showUsage(this, api.usage, settings);

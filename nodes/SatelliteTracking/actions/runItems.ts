@@ -32,6 +32,17 @@ function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number):
 }
 
 /**
+ * A failure before any item could run (a bad Request Setting, a failed shared lookup): without
+ * Continue On Fail it stops the node; with it each input gets its one error item, where n8n's own
+ * fallback would pass the inputs through unchanged, which reads downstream as success.
+ */
+export function failEveryItem(context: IExecuteFunctions, error: unknown): INodeExecutionData[] {
+	if (!context.continueOnFail()) throw asNodeError(context, error, 0);
+	const itemCount = context.getInputData().length;
+	return Array.from({ length: itemCount }, (_, itemIndex) => errorItem(asNodeError(context, error, itemIndex), itemIndex));
+}
+
+/**
  * Runs an operation over every input item with at most `concurrency` items at once. Output keeps
  * input order and pairing; under Continue On Fail each failed item yields exactly one error item,
  * otherwise the first failing item (by index) stops the run once the items in flight settle.
@@ -48,9 +59,8 @@ export async function runItems<Batch>(
 	try {
 		batch = operation.prepareBatch ? await operation.prepareBatch.call(context, api) : (undefined as Batch);
 	} catch (error) {
-		if (!continueOnFail) throw asNodeError(context, error, 0);
 		// Without the shared lookup no item can run; each still gets its one output item.
-		return Array.from({ length: itemCount }, (_, itemIndex) => errorItem(asNodeError(context, error, itemIndex), itemIndex));
+		return failEveryItem(context, error);
 	}
 	const results: INodeExecutionData[][] = new Array(itemCount);
 	const failures = new Map<number, NodeApiError | NodeOperationError>();

@@ -39,7 +39,7 @@ it("creates the vendor's user once, then sends nothing, whichever way the countr
 	const first = await upsert(vendorUser.country);
 	expect(first.error).toBeUndefined();
 	expect(jsonOf(first.items)).toEqual([{ action: 'created', user: expect.objectContaining({ country: 'USA', group: 'Admins', privileges: ['read', 'write', 'execute'] }) }]);
-	for (const country of [vendorUser.country, 'US', 'United States']) {
+	for (const country of [vendorUser.country, 'US', 'United States', ' usa ', 'united states', 'UNITED STATES ', 'us']) {
 		h.sandbox.resetStats();
 		const again = await upsert(country);
 		expect(again.error).toBeUndefined();

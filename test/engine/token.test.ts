@@ -3,10 +3,14 @@
  * hanging token endpoint costs, what a route that refuses every token costs, and that a token
  * never outlives the credential values it was fetched with (runs and the credential Test alike).
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { DEMO_API_KEY, DEMO_USER_NAME, startSandbox } from '../../sandbox/server';
 import { TOKEN_PATH } from '../../nodes/shared/wire';
+import { Engine } from '../support/engine';
 import { byId, jsonOf, useSandbox } from '../support/sandboxed';
 
 const getDevice = { resource: 'device', operation: 'get', deviceId: byId('device001') };
@@ -123,6 +127,45 @@ describe('a route that refuses every token', () => {
 		expect(ctx.sandbox.stats.tokenCalls).toBe(2);
 		// The first wave (8 at once) meets two fresh tokens; every later item is sent once.
 		expect(ctx.sandbox.stats.byRoute['GET /api/devices/{deviceId}']).toBeLessThanOrEqual(100 + 2 * 8);
+	});
+});
+
+describe('a route that refuses every token, from a service that re-issues the same token text', () => {
+	// Many services hand out the token they already issued until it expires: each exchange is still
+	// a fresh token, and a second refusal of one is as telling as of a new text.
+	let server: Server;
+	let url = '';
+	const calls = { token: 0, route: 0 };
+
+	beforeAll(async () => {
+		server = createServer((request, response) => {
+			request.resume();
+			request.on('end', () => {
+				const token = request.url === TOKEN_PATH;
+				calls[token ? 'token' : 'route']++;
+				response.writeHead(token ? 200 : 401, { 'content-type': 'application/json' });
+				response.end(JSON.stringify(token ? { success: true, token: 'the-same-token-every-time' } : { success: false, error: 'Not allowed.' }));
+			});
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	});
+	afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+	it('stops renewing after the second refusal just the same: 100 items cost two exchanges', async () => {
+		const engine = new Engine({ baseUrl: url, userName: DEMO_USER_NAME, apiKey: DEMO_API_KEY });
+
+		const result = await engine.runNode(
+			{ resource: 'device', operation: 'get', deviceId: byId('device001') },
+			{ items: items(100), continueOnFail: true },
+		);
+
+		expect(jsonOf(result.items).map((item) => item.error)).toEqual(
+			Array(100).fill('The tracking API refuses this call with a fresh token: Not allowed.'),
+		);
+		// Counted by token text, the two exchanges looked like one token: five more renewals followed.
+		expect(calls.token).toBe(2);
+		expect(calls.route).toBeLessThanOrEqual(100 + 2 * 8);
 	});
 });
 

@@ -43,7 +43,17 @@ interface FullResponse {
 	body: unknown;
 }
 
-type Exchange = { answer: unknown } | { failure: RequestFailure; tokenUsed: string };
+/**
+ * Which token a request went with: the number of the exchange that fetched it (0 for the token
+ * stored before this run). Not its text: a service may hand out the same text again, and each
+ * exchange is still a fresh token.
+ */
+type TokenGeneration = number;
+
+/** The request failed before it was sent with any token. */
+const NO_TOKEN: TokenGeneration = -1;
+
+type Exchange = { answer: unknown } | { failure: RequestFailure; tokenUsed: TokenGeneration };
 
 type Outcome = { ok: true; value: unknown } | { ok: false; failure: RequestFailure };
 
@@ -90,13 +100,14 @@ export class TrackingApiClient {
 
 	private exchangeFailures = 0;
 
-	/** Tokens this client fetched; a 401 to one of them is no stale token. */
-	private readonly fetchedTokens = new Set<string>();
+	/** The token in the credential data now: the exchanges this client made so far. */
+	private tokenGeneration: TokenGeneration = 0;
 
 	/** Tokens some call was answered with other than 401: a later 401 to one is a revocation. */
-	private readonly acceptedTokens = new Set<string>();
+	private readonly acceptedTokens = new Set<TokenGeneration>();
 
-	private readonly refusedUnprovenTokens = new Set<string>();
+	/** Tokens this client fetched that the service refused before accepting any call with them. */
+	private readonly refusedUnprovenTokens = new Set<TokenGeneration>();
 
 	private renewals = 0;
 
@@ -216,11 +227,12 @@ export class TrackingApiClient {
 	 * revocation explains. Then it refuses the call, not the token, and renewing again would only
 	 * spend the quota: the budget is the client's, so a hundred items cost two renewals, not one each.
 	 */
-	private renewAfterRefusal(tokenUsed: string): boolean {
-		if (this.fetchedTokens.has(tokenUsed) && !this.acceptedTokens.has(tokenUsed)) this.refusedUnprovenTokens.add(tokenUsed);
+	private renewAfterRefusal(tokenUsed: TokenGeneration): boolean {
+		const fetchedHere = tokenUsed > 0;
+		if (fetchedHere && !this.acceptedTokens.has(tokenUsed)) this.refusedUnprovenTokens.add(tokenUsed);
 		if (this.refusedUnprovenTokens.size > UNPROVEN_TOKEN_REFUSALS_TOLERATED) return false;
 		// Only the request that saw the current token rejected clears it; later 401s of it are stale.
-		if (tokenUsed !== '' && this.data.token === tokenUsed) {
+		if (tokenUsed !== NO_TOKEN && tokenUsed === this.tokenGeneration && this.data.token !== '') {
 			if (this.renewals >= MAX_RENEWALS_PER_RUN) return false;
 			this.renewals++;
 			this.data.token = '';
@@ -242,9 +254,9 @@ export class TrackingApiClient {
 		} catch (error) {
 			if (error instanceof TokenExchangeFailure) {
 				const tokenUrl = joinUrl(String(this.data.baseUrl ?? ''), TOKEN_PATH);
-				return { failure: { ...describeFailure(error.reason, tokenUrl), tokenExchangeFailed: true }, tokenUsed: '' };
+				return { failure: { ...describeFailure(error.reason, tokenUrl), tokenExchangeFailed: true }, tokenUsed: NO_TOKEN };
 			}
-			return { failure: describeFailure(error, url), tokenUsed: '' };
+			return { failure: describeFailure(error, url), tokenUsed: NO_TOKEN };
 		}
 	}
 
@@ -316,8 +328,18 @@ export class TrackingApiClient {
 	}
 
 	private async sendWithCredential(method: string, url: string, body?: object) {
-		const tokenBefore = String(this.data.token ?? '');
-		const response = (await this.context.helpers.httpRequestWithAuthentication.call(
+		// With the token field empty, n8n runs the exchange before sending: a new token, whatever its text.
+		const fetching = String(this.data.token ?? '') === '';
+		const tokenUsed = fetching ? ++this.tokenGeneration : this.tokenGeneration;
+		try {
+			return { response: await this.sendWithToken(method, url, body), tokenUsed };
+		} finally {
+			if (fetching) this.noteToken(this.data.token);
+		}
+	}
+
+	private async sendWithToken(method: string, url: string, body?: object): Promise<FullResponse> {
+		return (await this.context.helpers.httpRequestWithAuthentication.call(
 			this.context,
 			CREDENTIAL_TYPE,
 			{
@@ -333,10 +355,5 @@ export class TrackingApiClient {
 			},
 			{ credentialsDecrypted: this.credentials },
 		)) as FullResponse;
-		if (tokenBefore !== '') return { response, tokenUsed: tokenBefore };
-		const fetched = String(this.data.token ?? '');
-		this.fetchedTokens.add(fetched);
-		this.noteToken(fetched);
-		return { response, tokenUsed: fetched };
 	}
 }

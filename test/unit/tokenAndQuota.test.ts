@@ -165,6 +165,31 @@ describe('one quota per account', () => {
 		expect(sentAt).toHaveLength(15);
 	});
 
+	it('lets a run allowing fewer requests at once take its turn, not wait for a busier run to end', async () => {
+		const clock = fakeClock();
+		const quota = new AccountQuota(clock);
+		const busy = new RequestPacer({ maxConcurrency: 8 }, clock, quota);
+		const small = new RequestPacer({ maxConcurrency: 1 }, clock, quota);
+		const releases = await Promise.all(Array.from({ length: 8 }, () => busy.acquire()));
+		let smallSent = false;
+		const smallTurn = small.acquire().then((release) => {
+			smallSent = true;
+			return release;
+		});
+
+		// The busy run keeps sending: each answer frees a slot and its next request asks for one.
+		// Overtaking the small run's request every time, it held it back until the whole batch ended.
+		const next = releases.map((release) => {
+			release();
+			return busy.acquire();
+		});
+		await new Promise((resolve) => setImmediate(resolve));
+
+		expect(smallSent).toBe(true);
+		(await smallTurn)();
+		(await Promise.all(next)).forEach((release) => release());
+	});
+
 	it('pauses every run on the account after one of them meets a 429', async () => {
 		const clock = fakeClock();
 		const quota = new AccountQuota(clock);

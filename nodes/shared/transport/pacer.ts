@@ -35,8 +35,8 @@ export class AccountQuota {
 	/** Requests to the account under way, from every run. */
 	private running = 0;
 
-	/** Runs' requests waiting for fewer to be under way than their run allows. */
-	private readonly waiting: Array<{ limit: number; resolve: () => void }> = [];
+	/** Runs' requests waiting for fewer to be under way than their run allows, in the order they came. */
+	private readonly waiting: Array<{ limit: () => number; resolve: () => void }> = [];
 
 	/** When the answers of the requests counted in the rate window came in, oldest first. */
 	private readonly answeredAt: number[] = [];
@@ -75,10 +75,12 @@ export class AccountQuota {
 	 * 32, and meet a quota's first refusal with a few requests in flight instead of dozens.
 	 */
 	async takeSlot(limit: () => number): Promise<void> {
-		while (this.running >= limit()) {
-			await new Promise<void>((resolve) => this.waiting.push({ limit: limit(), resolve }));
+		if (this.waiting.length === 0 && this.running < limit()) {
+			this.running++;
+			return;
 		}
-		this.running++;
+		// The slot is handed over by wake(), in turn: no request overtakes one waiting before it.
+		await new Promise<void>((resolve) => this.waiting.push({ limit, resolve }));
 	}
 
 	freeSlot(): void {
@@ -86,10 +88,18 @@ export class AccountQuota {
 		this.wake();
 	}
 
-	/** Wakes the longest-waiting request whose run allows one more under way now. */
+	/**
+	 * Hands free slots to waiting requests in the order they came. A request whose run allows fewer
+	 * under way waits for the account's requests to drop below that, and those behind it wait too:
+	 * letting them overtake held a run at Max Concurrent Requests 1 back until a busier run on the
+	 * account had sent its whole batch.
+	 */
 	wake(): void {
-		const index = this.waiting.findIndex((waiter) => this.running < waiter.limit);
-		if (index >= 0) this.waiting.splice(index, 1)[0].resolve();
+		for (let next = this.waiting[0]; next !== undefined && this.running < next.limit(); next = this.waiting[0]) {
+			this.waiting.shift();
+			this.running++;
+			next.resolve();
+		}
 	}
 
 	async waitForPause(): Promise<void> {

@@ -1,17 +1,18 @@
+import { parseServiceTime } from './validation';
 import type { Device } from './wire';
 import { DAY_MS } from './zonedDay';
 
 /** A device past its `expires` no longer uses a license; null or no date means it never expires. */
 export function isExpired(device: Pick<Device, 'expires'>, now: Date): boolean {
 	if (!device.expires) return false;
-	const expires = Date.parse(device.expires);
+	const expires = parseServiceTime(device.expires);
 	return !Number.isNaN(expires) && expires <= now.getTime();
 }
 
 /** Not expired yet, but will be within `days` days of now. */
 export function isExpiringWithin(device: Pick<Device, 'expires'>, now: Date, days: number): boolean {
 	if (!device.expires || isExpired(device, now)) return false;
-	const expires = Date.parse(device.expires);
+	const expires = parseServiceTime(device.expires);
 	return !Number.isNaN(expires) && expires <= now.getTime() + days * DAY_MS;
 }
 

@@ -42,9 +42,14 @@ const ZONE_SUFFIX = /([zZ]|[+-]\d{2}:?\d{2})$/;
  * spreadsheet and SQL form `2024-03-10 10:00:00` as much as `2024-03-10T10:00:00`. JavaScript would
  * read both in the n8n host's own zone. The service's own ISO 8601 timestamps are UTC too.
  */
-export function asUtcWhenZoneless(text: string): string {
+function asUtcWhenZoneless(text: string): string {
 	const iso = text.replace(/^(\d{4}-\d{2}-\d{2}) +(?=\d)/, '$1T');
 	return ZONE_SUFFIX.test(iso) || !iso.includes('T') ? iso : `${iso}Z`;
+}
+
+/** A timestamp the service sent, as epoch milliseconds (NaN if unreadable); one without a zone is UTC. */
+export function parseServiceTime(text: string): number {
+	return Date.parse(asUtcWhenZoneless(text.trim()));
 }
 
 interface DateLike {

@@ -9,6 +9,13 @@ const devices: Device[] = [
 ];
 
 describe('devices', () => {
+	it('reads an expiry without a zone as UTC, as the service means it, whatever the host zone', () => {
+		// Read in the host's zone, it was still licensed in New York four hours after it expired.
+		const justAfter = new Date('2026-06-01T00:30:00Z');
+		expect(isExpired({ expires: '2026-06-01T00:00:00' }, justAfter)).toBe(true);
+		expect(isExpired({ expires: '2026-06-01 01:00:00' }, justAfter)).toBe(false);
+	});
+
 	it('calls a device expired only once its date has passed', () => {
 		expect(devices.map((device) => isExpired(device, now))).toEqual([false, true, false]);
 		expect(isExpired({ expires: 'not a date' }, now)).toBe(false);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 import type { ICredentialDataDecryptedObject, IHttpRequestHelper } from 'n8n-workflow';
 
-import { asUtcWhenZoneless } from '../validation';
+import { parseServiceTime } from '../validation';
 import { TOKEN_PATH, type TokenAnswer, type TokenRequest } from '../wire';
 import { describeNetworkFailure } from './network';
 import { redact } from './redact';
@@ -93,7 +93,7 @@ const RENEWAL_MARGIN_SHARE = 0.1;
  */
 export function localExpiry(expires: unknown, dateHeader: unknown, receivedAt: number): string {
 	// The spec calls `expires` a UTC timestamp: one without a zone must not be read in the host's.
-	const serverExpires = typeof expires === 'string' ? Date.parse(asUtcWhenZoneless(expires.trim())) : NaN;
+	const serverExpires = typeof expires === 'string' ? parseServiceTime(expires) : NaN;
 	const serverNow = typeof dateHeader === 'string' ? Date.parse(dateHeader) : NaN;
 	const lifetimeMs = serverExpires - serverNow - DATE_HEADER_RESOLUTION_MS;
 	if (!Number.isFinite(lifetimeMs) || lifetimeMs <= 0) return '';

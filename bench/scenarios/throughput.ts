@@ -4,7 +4,7 @@
  */
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { DEFAULT_CONCURRENCY } from '../../nodes/SatelliteTracking/actions/requestSettings';
+import { DEFAULT_CONCURRENCY } from '../../nodes/shared/requestSettings';
 import { DEMO_API_KEY, DEMO_USER_NAME } from '../../sandbox/server';
 import { deviceId } from '../../sandbox/seed';
 import { Engine } from '../../test/support/engine';

@@ -8,12 +8,12 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import * as listSearch from '../SatelliteTracking/methods/listSearch';
+import * as listSearch from '../shared/listSearch';
 import { TrackingApiClient } from '../shared/transport';
-import { advance, sampleEvents } from '../shared/trigger/advance';
-import { planReads } from '../shared/trigger/plan';
-import { emptyState, readState } from '../shared/trigger/state';
-import type { TriggerEvent } from '../shared/trigger/types';
+import { advance, sampleEvents } from './detection/advance';
+import { planReads } from './detection/plan';
+import { emptyState, readState } from './detection/state';
+import type { TriggerEvent } from './detection/types';
 import { CREDENTIAL_TYPE } from '../shared/wire';
 import { properties } from './properties';
 import { listingRequests, readDevices, readFixes, requestsPerDevice } from './readFixes';

@@ -2,11 +2,11 @@
 
 import { countNotifications } from '../shared/notifications';
 import type { TrackingApiClient } from '../shared/transport';
-import type { ReadOutcome } from '../shared/trigger/advance';
-import type { CountedDay, FixRead } from '../shared/trigger/plan';
-import { selectDevices, type DeviceSelection } from '../shared/trigger/selection';
-import type { DayCounts, DetectionSettings } from '../shared/trigger/types';
-import type { Alert, Device, Group, Location } from '../shared/wire';
+import type { ReadOutcome } from './detection/advance';
+import type { CountedDay, FixRead } from './detection/plan';
+import { selectDevices, type DeviceSelection } from './detection/selection';
+import type { DayCounts, DetectionSettings } from './detection/types';
+import type { Device, Location } from '../shared/wire';
 
 /** Calls a poll makes before reading any device: the device list, and the group in group mode. */
 export function listingRequests(selection: DeviceSelection): number {
@@ -19,10 +19,10 @@ export function requestsPerDevice(detection: DetectionSettings): number {
 }
 
 export async function readDevices(client: TrackingApiClient, selection: DeviceSelection): Promise<Device[]> {
-	if (selection.by !== 'group') return selectDevices(await client.request<Device[]>('listDevices'), selection);
+	if (selection.by !== 'group') return selectDevices(await client.request('listDevices'), selection);
 	const [devices, group] = await Promise.all([
-		client.request<Device[]>('listDevices'),
-		client.request<Group>('getGroup', { groupId: selection.groupId }),
+		client.request('listDevices'),
+		client.request('getGroup', { params: { groupId: selection.groupId } }),
 	]);
 	return selectDevices(devices, selection, group.devices ?? []);
 }
@@ -46,9 +46,9 @@ async function readOne(client: TrackingApiClient, read: FixRead): Promise<Locati
 	const deviceId = read.deviceId;
 	// 404: the device never reported, or left the account since the list was read. Nothing to report.
 	if (read.kind === 'range') {
-		return (await client.find<Location[]>('getLocations', { deviceId }, { from: read.from, to: read.to })) ?? [];
+		return (await client.find('getLocations', { params: { deviceId }, body: { from: read.from, to: read.to } })) ?? [];
 	}
-	const last = await client.find<Location | null>('getLastLocation', { deviceId });
+	const last = await client.find('getLastLocation', { params: { deviceId } });
 	return last ? [last] : [];
 }
 
@@ -56,6 +56,6 @@ async function readOne(client: TrackingApiClient, read: FixRead): Promise<Locati
 async function countDays(client: TrackingApiClient, deviceId: string, days?: CountedDay[]): Promise<DayCounts[] | undefined> {
 	if (!days || days.length === 0) return undefined;
 	const range = { from: days[0].from, to: days[days.length - 1].to };
-	const alerts = (await client.find<Alert[]>('getAlerts', { deviceId }, range)) ?? [];
+	const alerts = (await client.find('getAlerts', { params: { deviceId }, body: range })) ?? [];
 	return days.map(({ day, from, to }) => ({ day, counts: countNotifications(alerts, { from, to }) }));
 }

@@ -1,13 +1,15 @@
 /** The trigger's parameters, read once per poll and checked, as plain settings for the pure code. */
 import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 
-import { clientOptions } from '../SatelliteTracking/actions/requestSettings';
+import { clientOptions } from '../shared/requestSettings';
 import { circleGeofence, geoJsonGeofence, pointsGeofence, type Geofence } from '../shared/geo/geofence';
 import { DEFAULT_NEAR_SHARE } from '../shared/notifications';
 import type { ClientOptions } from '../shared/transport';
-import type { ReadMode } from '../shared/trigger/plan';
-import type { DeviceSelection } from '../shared/trigger/selection';
-import { EVENT_KINDS, type DailyLimitSettings, type DetectionSettings, type EventKind } from '../shared/trigger/types';
+import { DEFAULT_EXPIRING_WITHIN_DAYS } from './detection/detectors/deviceExpiring';
+import { DEFAULT_SILENT_AFTER_MINUTES } from './detection/detectors/deviceSilent';
+import type { ReadMode } from './detection/plan';
+import type { DeviceSelection } from './detection/selection';
+import { EVENT_KINDS, type DailyLimitSettings, type DetectionSettings, type EventKind } from './detection/types';
 import { toNonEmptyText, toNumberInRange, toResourceId, type Check } from '../shared/validation';
 import { DEFAULT_TIME_ZONE, toTimeZone } from '../shared/zonedDay';
 
@@ -41,8 +43,8 @@ export function readSettings(context: IPollFunctions): TriggerSettings {
 			events,
 			geofences,
 			minDistanceMeters: Math.max(0, Number(parameter('minDistanceMeters', 0))),
-			silentAfterMinutes: Math.max(0, Number(parameter('silentAfterMinutes', 60))),
-			expiringWithinDays: Math.max(0, Number(parameter('expiringWithinDays', 7))),
+			silentAfterMinutes: Math.max(0, Number(parameter('silentAfterMinutes', DEFAULT_SILENT_AFTER_MINUTES))),
+			expiringWithinDays: Math.max(0, Number(parameter('expiringWithinDays', DEFAULT_EXPIRING_WITHIN_DAYS))),
 			alertFilter: parameter('alertFilter', '')
 				.split(',')
 				.map((text) => text.trim().toLowerCase())

@@ -1,7 +1,7 @@
 /**
  * The tracking API's wire format: every path, envelope key, payload key and field name the
  * service uses. The nodes, the credential and the sandbox server all read names from here,
- * so a correction to the contract (../shared/api-contract.md) is an edit to this file alone.
+ * so a correction to the contract (docs/api-contract.md) is an edit to this file alone.
  */
 
 export const DEFAULT_BASE_URL = 'https://api.plaspy.com';
@@ -46,86 +46,93 @@ export type Payload =
 /** What a keyed payload holds; `nullableObject` is a last location, null when none was ever sent. */
 export type PayloadShape = 'list' | 'object' | 'nullableObject' | 'map' | 'text';
 
-export interface Endpoint {
+export interface Endpoint<Answer = unknown> {
 	method: HttpMethod;
 	/** Path with `{deviceId}`-style placeholders; the transport percent-encodes what fills them. */
 	path: string;
 	payload: Payload;
 	/** A read: safe to send again after a lost connection or a server error. */
 	read: boolean;
+	/** Never set: carries the type of what the envelope holds, so callers need not name it. */
+	readonly answer?: Answer;
 }
+
+/** What an endpoint answers once its envelope is stripped. */
+export type AnswerOf<Name extends EndpointName> = (typeof ENDPOINTS)[Name] extends Endpoint<infer Answer> ? Answer : never;
+
+const endpoint = <Answer>(spec: Endpoint): Endpoint<Answer> => spec as Endpoint<Answer>;
 
 const keyed = (key: string, shape: PayloadShape): Payload => ({ kind: 'keyed', key, shape });
 const flat = (wrapperKey: string): Payload => ({ kind: 'flat', wrapperKey });
 const none: Payload = { kind: 'none' };
 
 export const ENDPOINTS = {
-	listDevices: { method: 'GET', path: '/api/devices', payload: keyed('devices', 'list'), read: true },
-	getDevice: { method: 'GET', path: '/api/devices/{deviceId}', payload: keyed('device', 'object'), read: true },
-	getLastLocation: {
+	listDevices: endpoint<Device[]>({ method: 'GET', path: '/api/devices', payload: keyed('devices', 'list'), read: true }),
+	getDevice: endpoint<Device>({ method: 'GET', path: '/api/devices/{deviceId}', payload: keyed('device', 'object'), read: true }),
+	getLastLocation: endpoint<Location | null>({
 		method: 'GET',
 		path: '/api/devices/{deviceId}/lastLocation',
 		payload: keyed('lastLocation', 'nullableObject'),
 		read: true,
-	},
+	}),
 	// The vendor documents these two POSTs as date-range reads (see the contract's resolved
 	// contradiction); a locations call that carries a `location` stores it, so it is not a read.
-	getLocations: {
+	getLocations: endpoint<Location[]>({
 		method: 'POST',
 		path: '/api/devices/{deviceId}/locations',
 		payload: keyed('locations', 'list'),
 		read: true,
-	},
-	submitLocation: {
+	}),
+	submitLocation: endpoint<Location[]>({
 		method: 'POST',
 		path: '/api/devices/{deviceId}/locations',
 		payload: keyed('locations', 'list'),
 		read: false,
-	},
-	getAlerts: {
+	}),
+	getAlerts: endpoint<Alert[]>({
 		method: 'POST',
 		path: '/api/devices/{deviceId}/alerts',
 		payload: keyed('alerts', 'list'),
 		read: true,
-	},
-	sendCommand: {
+	}),
+	sendCommand: endpoint<string>({
 		method: 'POST',
 		path: '/api/devices/{deviceId}/sendCommand',
 		payload: keyed('result', 'text'),
 		read: false,
-	},
+	}),
 
-	listGroups: { method: 'GET', path: '/api/groups', payload: keyed('groups', 'list'), read: true },
-	createGroup: { method: 'POST', path: '/api/groups', payload: flat('group'), read: false },
-	getGroup: { method: 'GET', path: '/api/groups/{groupId}', payload: flat('group'), read: true },
-	replaceGroup: { method: 'PUT', path: '/api/groups/{groupId}', payload: flat('group'), read: false },
-	updateGroup: {
+	listGroups: endpoint<Group[]>({ method: 'GET', path: '/api/groups', payload: keyed('groups', 'list'), read: true }),
+	createGroup: endpoint<Group>({ method: 'POST', path: '/api/groups', payload: flat('group'), read: false }),
+	getGroup: endpoint<Group>({ method: 'GET', path: '/api/groups/{groupId}', payload: flat('group'), read: true }),
+	replaceGroup: endpoint<Group>({ method: 'PUT', path: '/api/groups/{groupId}', payload: flat('group'), read: false }),
+	updateGroup: endpoint<Group>({
 		method: 'PATCH',
 		path: '/api/groups/{groupId}',
 		payload: flat('group'),
 		read: false,
-	},
-	deleteGroup: { method: 'DELETE', path: '/api/groups/{groupId}', payload: none, read: false },
+	}),
+	deleteGroup: endpoint<undefined>({ method: 'DELETE', path: '/api/groups/{groupId}', payload: none, read: false }),
 
-	listUsers: { method: 'GET', path: '/api/users', payload: keyed('users', 'list'), read: true },
-	createUser: { method: 'POST', path: '/api/users', payload: flat('user'), read: false },
-	listCountries: {
+	listUsers: endpoint<User[]>({ method: 'GET', path: '/api/users', payload: keyed('users', 'list'), read: true }),
+	createUser: endpoint<User>({ method: 'POST', path: '/api/users', payload: flat('user'), read: false }),
+	listCountries: endpoint<Record<string, string>>({
 		method: 'GET',
 		path: '/api/users/countries',
 		payload: keyed('countries', 'map'),
 		read: true,
-	},
-	listTimeZones: {
+	}),
+	listTimeZones: endpoint<Record<string, string>>({
 		method: 'GET',
 		path: '/api/users/timeZones',
 		payload: keyed('timeZones', 'map'),
 		read: true,
-	},
-	getUser: { method: 'GET', path: '/api/users/{userId}', payload: flat('user'), read: true },
-	replaceUser: { method: 'PUT', path: '/api/users/{userId}', payload: flat('user'), read: false },
-	updateUser: { method: 'PATCH', path: '/api/users/{userId}', payload: flat('user'), read: false },
-	deleteUser: { method: 'DELETE', path: '/api/users/{userId}', payload: none, read: false },
-} as const satisfies Record<string, Endpoint>;
+	}),
+	getUser: endpoint<User>({ method: 'GET', path: '/api/users/{userId}', payload: flat('user'), read: true }),
+	replaceUser: endpoint<User>({ method: 'PUT', path: '/api/users/{userId}', payload: flat('user'), read: false }),
+	updateUser: endpoint<User>({ method: 'PATCH', path: '/api/users/{userId}', payload: flat('user'), read: false }),
+	deleteUser: endpoint<undefined>({ method: 'DELETE', path: '/api/users/{userId}', payload: none, read: false }),
+} as const;
 
 export type EndpointName = keyof typeof ENDPOINTS;
 
@@ -265,22 +272,6 @@ export interface User {
 }
 
 export const USER_REQUIRED_FIELDS = ['name', 'email', 'country', 'timeZone'] as const;
-
-/** User fields a client may write besides the required ones. */
-export const USER_OPTIONAL_FIELDS = [
-	'description',
-	'message',
-	'disabled',
-	'disabledMessage',
-	'tags',
-	'privileges',
-	'group',
-	'deviceId',
-	'adminDevices',
-	'from',
-	'expires',
-	'password',
-] as const;
 
 export const USER_WRITE_ONLY_FIELDS = ['password'] as const;
 

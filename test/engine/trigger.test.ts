@@ -6,7 +6,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { SatelliteTrackingTrigger } from '../../nodes/SatelliteTrackingTrigger/SatelliteTrackingTrigger.node.ts';
-import type { TriggerEvent } from '../../nodes/shared/trigger/types';
+import type { TriggerEvent } from '../../nodes/SatelliteTrackingTrigger/detection/types';
 import type { Device, Location } from '../../nodes/shared/wire';
 import { DEMO_API_KEY, DEMO_USER_NAME, startSandbox, type FixInput, type Sandbox, type SandboxOptions } from '../../sandbox/server';
 import { Engine, TRIGGER_NODE_TYPE, registerNodeType } from '../support/engine';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 import { Workflow, type IDataObject, type INode, type INodeTypes } from 'n8n-workflow';
 
-import type { TriggerEvent } from '../../nodes/shared/trigger/types';
+import type { TriggerEvent } from '../../nodes/SatelliteTrackingTrigger/detection/types';
 import { DEMO_API_KEY, DEMO_USER_NAME, startSandbox, type Sandbox } from '../../sandbox/server';
 import { Engine, TRIGGER_NODE_TYPE } from '../support/engine';
 

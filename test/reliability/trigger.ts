@@ -7,7 +7,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { SatelliteTrackingTrigger } from '../../nodes/SatelliteTrackingTrigger/SatelliteTrackingTrigger.node.ts';
-import type { TriggerEvent } from '../../nodes/shared/trigger/types';
+import type { TriggerEvent } from '../../nodes/SatelliteTrackingTrigger/detection/types';
 import type { Location } from '../../nodes/shared/wire';
 import { Rng } from '../../sandbox/random';
 import { DEMO_API_KEY, DEMO_USER_NAME, startSandbox, type FaultSpec, type Sandbox } from '../../sandbox/server';

@@ -1,8 +1,8 @@
-import { advance, sampleEvents, type ReadOutcome } from '../../nodes/shared/trigger/advance';
-import { detectDeviceEvents } from '../../nodes/shared/trigger/deviceEvents';
-import { daysToCount, planReads } from '../../nodes/shared/trigger/plan';
-import { emptyState } from '../../nodes/shared/trigger/state';
-import type { DayCounts, DetectionSettings, DeviceInfo, DeviceState, TriggerState } from '../../nodes/shared/trigger/types';
+import { advance, sampleEvents, type ReadOutcome } from '../../nodes/SatelliteTrackingTrigger/detection/advance';
+import { detectDeviceEvents } from '../../nodes/SatelliteTrackingTrigger/detection/deviceEvents';
+import { daysToCount, planReads } from '../../nodes/SatelliteTrackingTrigger/detection/plan';
+import { emptyState } from '../../nodes/SatelliteTrackingTrigger/detection/state';
+import type { DayCounts, DetectionSettings, DeviceInfo, DeviceState, TriggerState } from '../../nodes/SatelliteTrackingTrigger/detection/types';
 import type { Location } from '../../nodes/shared/wire';
 import { dayRange } from '../../nodes/shared/zonedDay';
 

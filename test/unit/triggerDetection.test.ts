@@ -1,7 +1,7 @@
 import { circleGeofence, type Geofence } from '../../nodes/shared/geo/geofence';
-import { detectDeviceEvents } from '../../nodes/shared/trigger/deviceEvents';
-import { freshFixes } from '../../nodes/shared/trigger/fixes';
-import type { DetectionSettings, DeviceInfo, DeviceState, EventKind } from '../../nodes/shared/trigger/types';
+import { detectDeviceEvents } from '../../nodes/SatelliteTrackingTrigger/detection/deviceEvents';
+import { freshFixes } from '../../nodes/SatelliteTrackingTrigger/detection/fixes';
+import type { DetectionSettings, DeviceInfo, DeviceState, EventKind } from '../../nodes/SatelliteTrackingTrigger/detection/types';
 import type { Location } from '../../nodes/shared/wire';
 
 const T0 = Date.parse('2026-03-01T12:00:00Z');

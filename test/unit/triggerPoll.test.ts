@@ -1,8 +1,8 @@
-import { advance, sampleEvents, type ReadOutcome } from '../../nodes/shared/trigger/advance';
-import { pickDevices, planReads } from '../../nodes/shared/trigger/plan';
-import { selectDevices } from '../../nodes/shared/trigger/selection';
-import { emptyState, readState } from '../../nodes/shared/trigger/state';
-import type { DetectionSettings, TriggerState } from '../../nodes/shared/trigger/types';
+import { advance, sampleEvents, type ReadOutcome } from '../../nodes/SatelliteTrackingTrigger/detection/advance';
+import { pickDevices, planReads } from '../../nodes/SatelliteTrackingTrigger/detection/plan';
+import { selectDevices } from '../../nodes/SatelliteTrackingTrigger/detection/selection';
+import { emptyState, readState } from '../../nodes/SatelliteTrackingTrigger/detection/state';
+import type { DetectionSettings, TriggerState } from '../../nodes/SatelliteTrackingTrigger/detection/types';
 import type { Device, Location } from '../../nodes/shared/wire';
 
 const now = new Date('2026-03-01T12:00:00Z');

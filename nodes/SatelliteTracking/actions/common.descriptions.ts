@@ -2,43 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { checked } from '../../shared/parameters';
 import { toNumberInRange } from '../../shared/validation';
-import { DEFAULT_TIME_ZONE } from '../../shared/zonedDay';
 
-function resourceLocator(name: string, label: string, searchListMethod: string, placeholder: string): INodeProperties {
-	return {
-		displayName: label,
-		name,
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod, searchable: true },
-			},
-			{ displayName: 'By ID', name: 'id', type: 'string', placeholder },
-		],
-	};
-}
-
-export const deviceLocator = resourceLocator('deviceId', 'Device', 'searchDevices', 'e.g. device123');
-export const groupLocator = resourceLocator('groupId', 'Group', 'searchGroups', 'e.g. grp-123');
-export const userLocator = resourceLocator('userId', 'User', 'searchUsers', 'e.g. usr-12345');
-
-/** Several devices, each picked from the list or given by id: resource locators do not take many values. */
-export function deviceLocatorList(name: string, description: string): INodeProperties {
-	return {
-		displayName: 'Selected Devices',
-		name,
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		placeholder: 'Add Device',
-		default: {},
-		options: [{ displayName: 'Device', name: 'device', values: [{ ...deviceLocator, description }] }],
-	};
-}
+const DEFAULT_LIMIT = 50;
 
 export const returnAllAndLimit: INodeProperties[] = [
 	{
@@ -53,7 +18,7 @@ export const returnAllAndLimit: INodeProperties[] = [
 		name: 'limit',
 		type: 'number',
 		typeOptions: { minValue: 1 },
-		default: 50,
+		default: DEFAULT_LIMIT,
 		description: 'Max number of results to return',
 		displayOptions: { show: { returnAll: [false] } },
 	},
@@ -65,7 +30,7 @@ export const returnAllAndLimit: INodeProperties[] = [
  */
 export function readLimit(context: IExecuteFunctions, itemIndex: number): number {
 	if (context.getNodeParameter('returnAll', itemIndex, false) === true) return Infinity;
-	const limit = checked(context, itemIndex, 'Limit', toNumberInRange(context.getNodeParameter('limit', itemIndex, 50), 1, Number.MAX_SAFE_INTEGER));
+	const limit = checked(context, itemIndex, 'Limit', toNumberInRange(context.getNodeParameter('limit', itemIndex, DEFAULT_LIMIT), 1, Number.MAX_SAFE_INTEGER));
 	return Math.floor(limit);
 }
 
@@ -121,43 +86,6 @@ export function keyValueMap(collection: unknown): Record<string, string> {
 		entries.filter((entry) => String(entry.key ?? '').trim() !== '').map((entry) => [String(entry.key).trim(), String(entry.value ?? '')]),
 	);
 }
-
-/** An n8n collection: optional fields a user adds one by one (Additional Fields, Update Fields, Filters). */
-export function collection(
-	name: string,
-	displayName: string,
-	placeholder: string,
-	options: INodeProperties[],
-	extra: Partial<INodeProperties> = {},
-): INodeProperties {
-	return { displayName, name, type: 'collection', placeholder, default: {}, options, ...extra };
-}
-
-/**
- * The per-device Daily Email and SMS Limits of the web app, which the API does not expose: the user
- * enters them, and a channel left out has no limit.
- */
-export function dailyLimitsCollection(minValue: number, extra: Partial<INodeProperties>): INodeProperties {
-	const limit = (displayName: string, name: string): INodeProperties => ({
-		displayName,
-		name,
-		type: 'number',
-		typeOptions: { minValue },
-		default: minValue,
-	});
-	const limits = [limit('Daily Email Limit', 'emailLimit'), limit('Daily SMS Limit', 'smsLimit')];
-	return collection('dailyLimits', 'Daily Limits', 'Add Limit', limits, extra);
-}
-
-/** The zone whose midnight starts the day the daily limits count. */
-export const dayTimeZone: INodeProperties = {
-	displayName: 'Time Zone',
-	name: 'timeZone',
-	type: 'string',
-	default: DEFAULT_TIME_ZONE,
-	placeholder: 'e.g. Europe/Berlin',
-	description: 'IANA time zone whose midnight starts the day, as the daily limits in the web app do for your account',
-};
 
 /** The Name Contains filter of a getAll; `things` is the plural the description speaks of. */
 export function nameContainsFilter(things: string): INodeProperties {

@@ -4,7 +4,7 @@ import { buildJsonPatch, isUnset, parseJsonPatch, type FieldChanges } from '../.
 import { checked, invalidInput } from '../../shared/parameters';
 import type { Check } from '../../shared/validation';
 import type { JsonPatchOperation } from '../../shared/wire';
-import { collection } from './common.descriptions';
+import { collection } from '../../shared/descriptions';
 
 /** How one writable field of a group or user is labelled in errors and checked. */
 export interface FieldSpec {

@@ -10,14 +10,14 @@ async function client(context: ILoadOptionsFunctions) {
 const byName = (a: INodePropertyOptions, b: INodePropertyOptions) => a.name.localeCompare(b.name);
 
 export async function getCountries(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const countries = await (await client(this)).request<Record<string, string>>('listCountries');
+	const countries = await (await client(this)).request('listCountries');
 	return countryList(countries)
 		.map(({ code, name }) => ({ name, value: code, description: code }))
 		.sort(byName);
 }
 
 export async function getTimeZones(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const timeZones = await (await client(this)).request<Record<string, string>>('listTimeZones');
+	const timeZones = await (await client(this)).request('listTimeZones');
 	return timeZoneList(timeZones)
 		.map(({ id, name }) => ({ name: id, value: id, description: name }))
 		.sort(byName);

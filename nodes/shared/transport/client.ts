@@ -8,7 +8,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, ENDPOINTS, type Endpoint, type EndpointName, type PathParam } from '../wire';
+import { CREDENTIAL_TYPE, ENDPOINTS, type AnswerOf, type Endpoint, type EndpointName, type PathParam } from '../wire';
 import { unwrapEnvelope } from './envelope';
 import { describeFailure, describeHttpFailure, isTokenRefusal, toNodeApiError, type RequestFailure } from './errors';
 import { RequestPacer } from './pacer';
@@ -26,6 +26,14 @@ export interface ClientOptions {
 }
 
 export type PathParams = Partial<Record<PathParam, string>>;
+
+export interface RequestOptions {
+	/** Fill the endpoint's `{deviceId}`-style placeholders. */
+	params?: PathParams;
+	body?: object;
+	/** The input item the request serves, named in the error it may raise. */
+	itemIndex?: number;
+}
 
 interface FullResponse {
 	statusCode: number;
@@ -87,21 +95,21 @@ export class TrackingApiClient {
 		);
 	}
 
-	async request<T>(name: EndpointName, params: PathParams = {}, body?: object, itemIndex?: number): Promise<T> {
-		const outcome = await this.call(name, params, body);
-		if (!outcome.ok) throw toNodeApiError(this.node, outcome.failure, itemIndex);
-		return outcome.value as T;
+	async request<Name extends EndpointName>(name: Name, options: RequestOptions = {}): Promise<AnswerOf<Name>> {
+		const outcome = await this.call(name, options);
+		if (!outcome.ok) throw toNodeApiError(this.node, outcome.failure, options.itemIndex);
+		return outcome.value as AnswerOf<Name>;
 	}
 
 	/** Like request, but a 404 answer is `undefined`: for lookups where "not there" is an answer. */
-	async find<T>(name: EndpointName, params: PathParams = {}, body?: object, itemIndex?: number): Promise<T | undefined> {
-		const outcome = await this.call(name, params, body);
-		if (outcome.ok) return outcome.value as T;
+	async find<Name extends EndpointName>(name: Name, options: RequestOptions = {}): Promise<AnswerOf<Name> | undefined> {
+		const outcome = await this.call(name, options);
+		if (outcome.ok) return outcome.value as AnswerOf<Name>;
 		if (outcome.failure.status === 404) return undefined;
-		throw toNodeApiError(this.node, outcome.failure, itemIndex);
+		throw toNodeApiError(this.node, outcome.failure, options.itemIndex);
 	}
 
-	private async call(name: EndpointName, params: PathParams, body?: object): Promise<Outcome> {
+	private async call(name: EndpointName, { params = {}, body }: RequestOptions): Promise<Outcome> {
 		const endpoint: Endpoint = ENDPOINTS[name];
 		const url = joinUrl(String(this.data.baseUrl ?? ''), fillPath(endpoint.path, params));
 		// One renewal per refused token: a request that meets a second revocation later in its retries

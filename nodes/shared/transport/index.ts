@@ -1,3 +1,3 @@
-export { TrackingApiClient, type ClientOptions, type PathParams, type RequestContext } from './client';
+export { TrackingApiClient, type ClientOptions, type PathParams, type RequestContext, type RequestOptions } from './client';
 export { requestToken } from './token';
 export { MAX_RETRIES } from './retryPolicy';

@@ -1,12 +1,20 @@
-import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { checked, getDateRange, getResourceId } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
 import { toOptionalText } from '../../../shared/validation';
-import type { Alert, AlertsRequest } from '../../../shared/wire';
-import { applyLimit, dateRange, deviceLocator, readLimit, returnAllAndLimit } from '../common.descriptions';
+import type { AlertsRequest } from '../../../shared/wire';
+import { deviceLocator } from '../../../shared/descriptions';
+import { applyLimit, dateRange, readLimit, returnAllAndLimit } from '../common.descriptions';
+import type { OperationOption } from '../operation';
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Get Many',
+	description: "Get a device's alerts within a date range",
+	action: 'Get alerts of a device',
+};
+
+export const properties: INodeProperties[] = [
 	{ ...deviceLocator, description: 'The device whose alerts to get' },
 	...dateRange,
 	{
@@ -19,14 +27,12 @@ const properties: INodeProperties[] = [
 	...returnAllAndLimit,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['alert'], operation: ['getAll'] } }, properties);
-
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
 	const deviceId = getResourceId(this, itemIndex, 'deviceId', 'Device');
 	const body: AlertsRequest = getDateRange(this, itemIndex);
 	const alertName = checked(this, itemIndex, 'Alert Name', toOptionalText(this.getNodeParameter('alertName', itemIndex, '')));
 	if (alertName !== '') body.alertName = alertName;
 	const limit = readLimit(this, itemIndex);
-	const alerts = await api.request<Alert[]>('getAlerts', { deviceId }, body, itemIndex);
+	const alerts = await api.request('getAlerts', { params: { deviceId }, body, itemIndex });
 	return applyLimit(alerts, limit).map((alert) => ({ deviceId, ...alert }));
 }

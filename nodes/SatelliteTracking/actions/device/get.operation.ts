@@ -1,15 +1,19 @@
-import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { getResourceId } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
-import type { Device } from '../../../shared/wire';
-import { deviceLocator } from '../common.descriptions';
+import { deviceLocator } from '../../../shared/descriptions';
+import type { OperationOption } from '../operation';
 
-const properties: INodeProperties[] = [{ ...deviceLocator, description: 'The device to get' }];
+export const option: OperationOption = {
+	name: 'Get',
+	description: 'Get a device',
+	action: 'Get a device',
+};
 
-export const description = updateDisplayOptions({ show: { resource: ['device'], operation: ['get'] } }, properties);
+export const properties: INodeProperties[] = [{ ...deviceLocator, description: 'The device to get' }];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
 	const deviceId = getResourceId(this, itemIndex, 'deviceId', 'Device');
-	return await api.request<Device>('getDevice', { deviceId }, undefined, itemIndex);
+	return await api.request('getDevice', { params: { deviceId }, itemIndex });
 }

@@ -1,11 +1,17 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import { type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { filterDevices, type DeviceFilters } from '../../../shared/devices';
 import type { TrackingApiClient } from '../../../shared/transport';
-import type { Device } from '../../../shared/wire';
 import { applyLimit, readLimit, returnAllAndLimit } from '../common.descriptions';
+import type { OperationOption } from '../operation';
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Get Many',
+	description: 'Get many devices, optionally filtered',
+	action: 'Get many devices',
+};
+
+export const properties: INodeProperties[] = [
 	...returnAllAndLimit,
 	{
 		displayName: 'Filters',
@@ -50,11 +56,9 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['device'], operation: ['getAll'] } }, properties);
-
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
 	const limit = readLimit(this, itemIndex);
-	const devices = await api.request<Device[]>('listDevices', {}, undefined, itemIndex);
+	const devices = await api.request('listDevices', { itemIndex });
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject as DeviceFilters;
 	return applyLimit(filterDevices(devices, filters, new Date()), limit) as unknown as IDataObject[];
 }

@@ -1,22 +1,23 @@
-import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { getResourceId } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
-import type { Location } from '../../../shared/wire';
-import { deviceLocator } from '../common.descriptions';
+import { deviceLocator } from '../../../shared/descriptions';
+import type { OperationOption } from '../operation';
 
-const properties: INodeProperties[] = [{ ...deviceLocator, description: 'The device whose last fix to get' }];
+export const option: OperationOption = {
+	name: 'Get Last Location',
+	description: "Get a device's newest fix",
+	action: 'Get the last location of a device',
+};
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['device'], operation: ['getLastLocation'] } },
-	properties,
-);
+export const properties: INodeProperties[] = [{ ...deviceLocator, description: 'The device whose last fix to get' }];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
 	const deviceId = getResourceId(this, itemIndex, 'deviceId', 'Device');
-	const location = await api.find<Location | null>('getLastLocation', { deviceId }, undefined, itemIndex);
+	const location = await api.find('getLastLocation', { params: { deviceId }, itemIndex });
 	// The service answers 404 both for a device that never reported and for an unknown id;
 	// asking for the device tells the two apart (and fails for an unknown one).
-	if (location === undefined) await api.request('getDevice', { deviceId }, undefined, itemIndex);
+	if (location === undefined) await api.request('getDevice', { params: { deviceId }, itemIndex });
 	return location ? { deviceId, ...location } : { deviceId, neverReported: true };
 }

@@ -1,16 +1,23 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import { type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { countNotifications, limitUsage, type ChannelCounts, type DailyLimits } from '../../../shared/notifications';
 import { checked, getResourceId } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
 import { toNumberInRange } from '../../../shared/validation';
-import type { Alert, DateRange, Device } from '../../../shared/wire';
+import type { DateRange, Device } from '../../../shared/wire';
 import { dayOf, dayRange, DEFAULT_TIME_ZONE, toCalendarDay, toTimeZone } from '../../../shared/zonedDay';
-import { collection, dailyLimitsCollection, dayTimeZone, deviceLocator, deviceLocatorList } from '../common.descriptions';
+import { collection, dailyLimitsCollection, dayTimeZone, deviceLocator, deviceLocatorList } from '../../../shared/descriptions';
+import type { OperationOption } from '../operation';
 
 const MAX_DAILY_LIMIT = 1_000_000;
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Get Notification Counters',
+	description: 'Count the e-mails and SMS a device sent today, against the daily limits set in the web app',
+	action: 'Get the notification counters of a device',
+};
+
+export const properties: INodeProperties[] = [
 	{
 		displayName: 'Devices',
 		name: 'deviceSelection',
@@ -43,14 +50,9 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['device'], operation: ['getNotificationCounters'] } },
-	properties,
-);
-
 /** The account's devices, listed once per run: the names for the output, and the set for All Devices. */
 export async function prepareBatch(this: IExecuteFunctions, api: TrackingApiClient) {
-	return await api.request<Device[]>('listDevices');
+	return await api.request('listDevices');
 }
 
 function selectedDeviceIds(context: IExecuteFunctions, itemIndex: number, listing: Device[]): string[] {
@@ -87,10 +89,10 @@ function counterFields(counts: ChannelCounts, limits: DailyLimits): IDataObject 
 }
 
 async function countDevice(api: TrackingApiClient, deviceId: string, day: DateRange, names: Map<string, string>, itemIndex: number) {
-	const alerts = await api.request<Alert[]>('getAlerts', { deviceId }, day, itemIndex);
+	const alerts = await api.request('getAlerts', { params: { deviceId }, body: day, itemIndex });
 	// The listing may leave a device out (the vendor lists the account's active devices); ask for its name.
 	const deviceName =
-		names.get(deviceId) ?? (await api.request<Device>('getDevice', { deviceId }, undefined, itemIndex)).name;
+		names.get(deviceId) ?? (await api.request('getDevice', { params: { deviceId }, itemIndex })).name;
 	return { deviceId, deviceName, counts: countNotifications(alerts, day) };
 }
 

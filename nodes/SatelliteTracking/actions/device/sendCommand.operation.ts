@@ -1,12 +1,19 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import { type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { checked, getResourceId, invalidInput } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
 import { toBoolean, toNonEmptyText, type Check } from '../../../shared/validation';
 import { COMMAND_FORMATS, type CommandFormat, type SendCommandRequest } from '../../../shared/wire';
-import { collection, deviceLocator } from '../common.descriptions';
+import { collection, deviceLocator } from '../../../shared/descriptions';
+import type { OperationOption } from '../operation';
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Send Command',
+	description: 'Send a command to a device',
+	action: 'Send a command to a device',
+};
+
+export const properties: INodeProperties[] = [
 	{ ...deviceLocator, description: 'The device to send the command to' },
 	{
 		displayName: 'Command',
@@ -35,8 +42,6 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['device'], operation: ['sendCommand'] } }, properties);
-
 const FORMAT_CHECKS: Record<CommandFormat, (command: string) => Check<string>> = {
 	Text: (command) => ({ ok: true, value: command }),
 	Hex: (command) =>
@@ -62,6 +67,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, api: T
 		checked(this, itemIndex, 'Command', FORMAT_CHECKS[body.format](text));
 	}
 	if (sms !== undefined) body.sms = checked(this, itemIndex, 'Send by SMS', toBoolean(sms));
-	const result = await api.request<string>('sendCommand', { deviceId }, body, itemIndex);
+	const result = await api.request('sendCommand', { params: { deviceId }, body, itemIndex });
 	return { deviceId, command: text, result };
 }

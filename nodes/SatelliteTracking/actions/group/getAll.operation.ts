@@ -1,17 +1,22 @@
-import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { filterGroups } from '../../../shared/groups';
 import type { TrackingApiClient } from '../../../shared/transport';
-import type { Group } from '../../../shared/wire';
-import { applyLimit, collection, readLimit, nameContainsFilter, returnAllAndLimit } from '../common.descriptions';
+import { collection } from '../../../shared/descriptions';
+import { applyLimit, readLimit, nameContainsFilter, returnAllAndLimit } from '../common.descriptions';
+import type { OperationOption } from '../operation';
 
-const properties: INodeProperties[] = [...returnAllAndLimit, collection('filters', 'Filters', 'Add Filter', [nameContainsFilter('groups')])];
+export const option: OperationOption = {
+	name: 'Get Many',
+	description: 'Get many groups, optionally filtered by name',
+	action: 'Get many groups',
+};
 
-export const description = updateDisplayOptions({ show: { resource: ['group'], operation: ['getAll'] } }, properties);
+export const properties: INodeProperties[] = [...returnAllAndLimit, collection('filters', 'Filters', 'Add Filter', [nameContainsFilter('groups')])];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
 	const limit = readLimit(this, itemIndex);
-	const groups = await api.request<Group[]>('listGroups', {}, undefined, itemIndex);
+	const groups = await api.request('listGroups', { itemIndex });
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as { nameContains?: string };
 	return applyLimit(filterGroups(groups, filters), limit);
 }

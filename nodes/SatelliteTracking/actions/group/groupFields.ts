@@ -66,11 +66,11 @@ export async function changeGroupDevices(
 	const deviceIds = checked(context, itemIndex, 'Devices', toDeviceIds(context.getNodeParameter('devices', itemIndex)));
 	if (deviceIds.length === 0) throw invalidInput(context, itemIndex, 'Devices', 'is empty');
 	return await lock.run(groupId, async () => {
-		const group = await api.request<Group>('getGroup', { groupId }, undefined, itemIndex);
+		const group = await api.request('getGroup', { params: { groupId }, itemIndex });
 		const current = group.devices ?? [];
 		const devices = change(current, deviceIds);
 		if (sameDevices(devices, current)) return group;
 		const patch = buildJsonPatch<Group>({ set: { devices }, cleared: [] }, Object.keys(group));
-		return await api.request<Group>('updateGroup', { groupId }, patch, itemIndex);
+		return await api.request('updateGroup', { params: { groupId }, body: patch, itemIndex });
 	});
 }

@@ -1,5 +1,5 @@
 /** Reading the trigger's state back from workflow static data. Pure. */
-import { isRecord } from '../validation';
+import { isRecord } from '../../shared/validation';
 import { STATE_VERSION, type TriggerState } from './types';
 
 export function emptyState(): TriggerState {

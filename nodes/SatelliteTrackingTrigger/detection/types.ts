@@ -2,11 +2,11 @@
  * The trigger's vocabulary: event kinds, what an event carries, the settings that shape detection
  * and the compact state kept per device between polls. Pure types, no n8n.
  */
-import type { Geofence } from '../geo/geofence';
-import type { Channel, ChannelCounts, DailyLimits, LimitThreshold } from '../notifications';
-import type { Device, Location } from '../wire';
+import type { Geofence } from '../../shared/geo/geofence';
+import type { Channel, ChannelCounts, DailyLimits, LimitThreshold } from '../../shared/notifications';
+import type { Device, Location } from '../../shared/wire';
 
-/** Event names users' workflows store (node-interface.md): add, never rename. */
+/** Event names users' workflows store (docs/architecture.md, "Names saved workflows store"): add, never rename. */
 export const EVENT_KINDS = [
 	'locationUpdated',
 	'geofenceEntered',

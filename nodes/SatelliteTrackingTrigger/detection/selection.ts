@@ -1,6 +1,6 @@
 /** Which of the account's devices the trigger watches. Pure. */
-import { filterDevices } from '../devices';
-import type { Device } from '../wire';
+import { filterDevices } from '../../shared/devices';
+import type { Device } from '../../shared/wire';
 
 export type DeviceSelection =
 	| { by: 'all' }

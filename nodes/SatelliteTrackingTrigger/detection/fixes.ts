@@ -3,8 +3,8 @@
  * fixes already processed removed. A fix dated before the newest one processed is past: the trigger
  * reports forward in time. Fixes sharing the newest processed timestamp are told apart by fingerprint.
  */
-import { shortHash } from '../hash';
-import type { Location } from '../wire';
+import { shortHash } from '../../shared/hash';
+import type { Location } from '../../shared/wire';
 import type { DeviceState, FixPosition, SeenFix } from './types';
 
 /** Enough fingerprints for any burst of fixes sharing one timestamp, small enough for state. */

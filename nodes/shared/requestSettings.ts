@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { MAX_RETRIES, type ClientOptions } from '../../shared/transport';
+import { MAX_RETRIES, type ClientOptions } from './transport';
 
 // Enough in flight to outpace a typical per-account quota despite n8n's per-request overhead
 // (about 30 ms here), so the quota, not the client, sets the pace; the pacer keeps it under.

@@ -1,19 +1,18 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { TrackingApiClient } from '../../shared/transport';
-import type { Device, EndpointName, Group, User } from '../../shared/wire';
+import { TrackingApiClient } from './transport';
 
 /** Lists one kind of resource and keeps those whose searchable texts contain the filter. */
 async function search<T>(
 	context: ILoadOptionsFunctions,
-	endpoint: EndpointName,
+	list: (client: TrackingApiClient) => Promise<T[]>,
 	filter: string | undefined,
 	searchable: (resource: T) => Array<string | null | undefined>,
 	toResult: (resource: T) => { name: string; value: string },
 ): Promise<INodeListSearchResult> {
 	const client = await TrackingApiClient.create(context, { maxConcurrent: 1 });
 	const needle = filter?.trim().toLowerCase() ?? '';
-	const resources = await client.request<T[]>(endpoint);
+	const resources = await list(client);
 	return {
 		results: resources
 			.filter((resource) => needle === '' || searchable(resource).some((text) => (text ?? '').toLowerCase().includes(needle)))
@@ -22,21 +21,21 @@ async function search<T>(
 }
 
 export async function searchDevices(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	return await search<Device>(this, 'listDevices', filter, (device) => [device.name, device.id], (device) => ({
+	return await search(this, (client) => client.request('listDevices'), filter, (device) => [device.name, device.id], (device) => ({
 		name: device.name || device.id,
 		value: device.id,
 	}));
 }
 
 export async function searchGroups(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	return await search<Group>(this, 'listGroups', filter, (group) => [group.name, group.id], (group) => ({
+	return await search(this, (client) => client.request('listGroups'), filter, (group) => [group.name, group.id], (group) => ({
 		name: group.name || group.id,
 		value: group.id,
 	}));
 }
 
 export async function searchUsers(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	return await search<User>(this, 'listUsers', filter, (user) => [user.name, user.email], (user) => ({
+	return await search(this, (client) => client.request('listUsers'), filter, (user) => [user.name, user.email], (user) => ({
 		name: `${user.name} <${user.email}>`,
 		value: user.id,
 	}));

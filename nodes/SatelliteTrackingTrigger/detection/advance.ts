@@ -3,7 +3,7 @@
  * next state. Devices that left the account or the selection are dropped; a device whose read
  * failed keeps its state and is read first next time, so nothing it did is lost. Pure.
  */
-import type { Location } from '../wire';
+import type { Location } from '../../shared/wire';
 import { detectDeviceEvents } from './deviceEvents';
 import type { ReadPlan } from './plan';
 import {

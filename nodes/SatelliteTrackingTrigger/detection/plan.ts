@@ -3,7 +3,7 @@
  * to half the budget, so one broken device cannot starve the rest), then round robin from where
  * the previous poll stopped. Pure.
  */
-import { dayOf, dayRange, nextDay } from '../zonedDay';
+import { dayOf, dayRange, nextDay } from '../../shared/zonedDay';
 import type { DeviceState, TriggerState } from './types';
 
 export type ReadMode = 'latestFix' | 'everyFix';

@@ -1,4 +1,4 @@
-import { geofenceContains, type Geofence } from '../../geo/geofence';
+import { geofenceContains, type Geofence } from '../../../shared/geo/geofence';
 import { deviceEvent, type Detector, type Observation } from '../detector';
 import { toPosition } from '../fixes';
 import type { DetectionSettings, TriggerEvent } from '../types';
@@ -9,7 +9,6 @@ import type { DetectionSettings, TriggerEvent } from '../types';
  * entry only when the current state is to be emitted.
  */
 export const geofenceCrossing: Detector = {
-	events: ['geofenceEntered', 'geofenceExited'],
 	detect(observation, previous, settings) {
 		const events: TriggerEvent[] = [];
 		const fences: Record<string, boolean> = {};

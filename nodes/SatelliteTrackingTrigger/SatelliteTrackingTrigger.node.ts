@@ -10,8 +10,9 @@ import {
 
 import * as listSearch from '../shared/listSearch';
 import { TrackingApiClient } from '../shared/transport';
-import { advance, sampleEvents } from './detection/advance';
+import { advance } from './detection/advance';
 import { planReads } from './detection/plan';
+import { sampleEvents } from './detection/samples';
 import { emptyState, readState } from './detection/state';
 import type { TriggerEvent } from './detection/types';
 import { CREDENTIAL_TYPE } from '../shared/wire';
@@ -30,7 +31,7 @@ export class SatelliteTrackingTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
-		description: 'Starts a workflow when tracked devices move, cross geofences, go silent, raise alerts, near expiry or near their daily e-mail/SMS limits',
+		description: 'Starts a workflow when tracked devices move, cross or dwell in geofences, go silent or come back, raise alerts, cross telemetry thresholds, lose fuel, switch inputs, near expiry or near their daily e-mail/SMS limits',
 		defaults: { name: 'Satellite Tracking Trigger' },
 		polling: true,
 		inputs: [],

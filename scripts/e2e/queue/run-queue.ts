@@ -400,6 +400,7 @@ async function checkWorkflowsOnWorkers({ cluster, sandbox }: Context): Promise<v
 
 interface TriggerEvent {
 	deviceId: string;
+	eventId?: string;
 	location?: { dateTime?: string };
 }
 
@@ -511,6 +512,10 @@ async function checkTriggerAcrossRestart(ctx: Context, tokenCheck: Promise<void>
 		const keys = all.map(eventKey);
 		const duplicates = keys.filter((key, i) => keys.indexOf(key) !== i);
 		ensure(duplicates.length === 0, `${duplicates.length} event(s) reported twice, e.g. ${duplicates.slice(0, 3).join(', ')}`);
+		// What downstream deduplication keys on: present on every item, one per event.
+		const eventIds = new Set(all.map((event) => event.eventId));
+		ensure(all.every((event) => typeof event.eventId === 'string' && event.eventId !== ''), 'a trigger item has no eventId');
+		ensure(eventIds.size === all.length, `${all.length} events carry only ${eventIds.size} distinct eventIds`);
 		const perDevice = new Map<string, number>();
 		for (const event of all) perDevice.set(event.deviceId, (perDevice.get(event.deviceId) ?? 0) + 1);
 		const movedPerDevice = new Map<string, number>();
@@ -523,7 +528,7 @@ async function checkTriggerAcrossRestart(ctx: Context, tokenCheck: Promise<void>
 		for (const e of after) ensure(e.workers.length === 1, `trigger execution ${e.id} ran on [${e.workers.join(', ')}]`);
 		return (
 			`after the restart (${seconds(Date.now() - t0)}) the first poll reported move B's fixes in execution(s) ${after.map((e) => `${e.id} on ${e.workers[0]}`).join(', ')}; ` +
-			`over both moves ${all.length} events = ${expectedTotal()} fixes moved, per device equal, none twice`
+			`over both moves ${all.length} events = ${expectedTotal()} fixes moved, per device equal, none twice, ${eventIds.size} distinct eventIds`
 		);
 	});
 

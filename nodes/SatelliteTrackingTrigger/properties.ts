@@ -150,7 +150,8 @@ const options: INodeProperties = {
 	],
 };
 
-const budget: INodeProperties = {
+/** The action node's Request Settings, plus the trigger's own cap per poll. */
+const triggerRequestSettings: INodeProperties = {
 	...requestSettings,
 	options: [
 		...(requestSettings.options ?? []),
@@ -175,5 +176,5 @@ export const properties: INodeProperties[] = [
 		(detector.properties ?? []).map((property) => ({ ...property, displayOptions: { show: { events } } })),
 	),
 	options,
-	budget,
+	triggerRequestSettings,
 ];

@@ -8,6 +8,7 @@ import {
 
 import { CREDENTIAL_TYPE } from '../shared/wire';
 import { requestSettings } from '../shared/requestSettings';
+import { resourceProperties } from './actions/operation';
 import { resources, router } from './actions/router';
 import * as listSearch from '../shared/listSearch';
 import * as loadOptions from './methods/loadOptions';
@@ -27,25 +28,7 @@ export class SatelliteTracking implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
 		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{ name: 'Alert', value: 'alert' },
-					{ name: 'Device', value: 'device' },
-					{ name: 'Group', value: 'group' },
-					{ name: 'Location', value: 'location' },
-					{ name: 'User', value: 'user' },
-				],
-				default: 'device',
-			},
-			...resources.device.description,
-			...resources.location.description,
-			...resources.alert.description,
-			...resources.group.description,
-			...resources.user.description,
+			...resourceProperties(resources, 'device'),
 			requestSettings,
 		],
 	};

@@ -1,17 +1,79 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties, type INodePropertyOptions } from 'n8n-workflow';
 
 import type { TrackingApiClient } from '../../shared/transport';
 
 /** What one input item turns into: one result, several, or none. */
 export type ItemResult = object | object[];
 
+/** How an operation shows in the Operation picker; its value is its key in the resource's map. */
+export interface OperationOption {
+	name: string;
+	description: string;
+	action: string;
+}
+
 /**
  * One operation: its parameters and what it does with one input item. The item loop,
  * concurrency, pairing and Continue On Fail live in runItems, once for all operations.
  */
 export interface OperationModule<Batch = unknown> {
-	description: INodeProperties[];
+	option: OperationOption;
+	/** Shown only for this operation: defineResource adds the displayOptions. */
+	properties: INodeProperties[];
 	/** Runs once before the items, for operations that share one lookup across a whole run. */
 	prepareBatch?(this: IExecuteFunctions, api: TrackingApiClient): Promise<Batch>;
 	execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient, batch: Batch): Promise<ItemResult>;
+}
+
+export interface Resource {
+	option: INodePropertyOptions;
+	operations: Record<string, OperationModule>;
+	/** The Operation picker, then every operation's parameters. */
+	properties: INodeProperties[];
+}
+
+const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+
+/**
+ * A resource from its operations map, the one place an operation's name is written: the picker's
+ * options and each operation's displayOptions are derived from it, so an operation cannot be
+ * routed yet missing from the UI, or shown under a name the router does not know.
+ */
+export function defineResource<Operations extends Record<string, OperationModule>>(
+	name: string,
+	displayName: string,
+	operations: Operations,
+	defaultOperation: keyof Operations & string,
+): Resource {
+	const picker: INodeProperties = {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: [name] } },
+		options: Object.entries(operations)
+			.map(([value, operation]) => ({ ...operation.option, value }))
+			.sort(byName),
+		default: defaultOperation,
+	};
+	const parameters = Object.entries(operations).flatMap(([value, operation]) =>
+		updateDisplayOptions({ show: { resource: [name], operation: [value] } }, operation.properties),
+	);
+	return { option: { name: displayName, value: name }, operations, properties: [picker, ...parameters] };
+}
+
+/** The Resource picker over every resource, then each resource's properties. */
+export function resourceProperties(resources: Record<string, Resource>, defaultResource: string): INodeProperties[] {
+	const all = Object.values(resources);
+	return [
+		{
+			displayName: 'Resource',
+			name: 'resource',
+			type: 'options',
+			noDataExpression: true,
+			options: all.map((resource) => resource.option).sort(byName),
+			default: defaultResource,
+		},
+		...all.flatMap((resource) => resource.properties),
+	];
 }

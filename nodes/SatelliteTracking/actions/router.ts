@@ -1,23 +1,26 @@
 import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
 import { TrackingApiClient } from '../../shared/transport';
-import * as alert from './alert/Alert.resource';
-import * as device from './device/Device.resource';
-import * as group from './group/Group.resource';
-import * as location from './location/Location.resource';
-import type { OperationModule } from './operation';
 import { readRequestSettings } from '../../shared/requestSettings';
+import { alert } from './alert/Alert.resource';
+import { device } from './device/Device.resource';
+import { group } from './group/Group.resource';
+import { location } from './location/Location.resource';
+import type { Resource } from './operation';
 import { runItems } from './runItems';
-import * as user from './user/User.resource';
+import { user } from './user/User.resource';
 
-export const resources = { device, location, alert, group, user };
+export const resources: Record<string, Resource> = { device, location, alert, group, user };
+
+/** A saved workflow may name anything; `constructor` must not find Object's own. */
+function ownEntry<T>(record: Record<string, T> | undefined, key: string): T | undefined {
+	return record !== undefined && Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+}
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operationName = this.getNodeParameter('operation', 0) as string;
-	const operations: Record<string, OperationModule> | undefined =
-		resources[resource as keyof typeof resources]?.operations;
-	const operation = operations?.[operationName];
+	const operation = ownEntry(ownEntry(resources, resource)?.operations, operationName);
 	if (!operation) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" is not supported for "${resource}"`);
 	}

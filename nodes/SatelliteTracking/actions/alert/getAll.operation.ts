@@ -1,4 +1,4 @@
-import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { checked, getDateRange, getResourceId } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
@@ -6,8 +6,15 @@ import { toOptionalText } from '../../../shared/validation';
 import type { AlertsRequest } from '../../../shared/wire';
 import { deviceLocator } from '../../../shared/descriptions';
 import { applyLimit, dateRange, readLimit, returnAllAndLimit } from '../common.descriptions';
+import type { OperationOption } from '../operation';
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Get Many',
+	description: "Get a device's alerts within a date range",
+	action: 'Get alerts of a device',
+};
+
+export const properties: INodeProperties[] = [
 	{ ...deviceLocator, description: 'The device whose alerts to get' },
 	...dateRange,
 	{
@@ -19,8 +26,6 @@ const properties: INodeProperties[] = [
 	},
 	...returnAllAndLimit,
 ];
-
-export const description = updateDisplayOptions({ show: { resource: ['alert'], operation: ['getAll'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
 	const deviceId = getResourceId(this, itemIndex, 'deviceId', 'Device');

@@ -1,12 +1,17 @@
-import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { getResourceId } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
 import { deviceLocator } from '../../../shared/descriptions';
+import type { OperationOption } from '../operation';
 
-const properties: INodeProperties[] = [{ ...deviceLocator, description: 'The device to get' }];
+export const option: OperationOption = {
+	name: 'Get',
+	description: 'Get a device',
+	action: 'Get a device',
+};
 
-export const description = updateDisplayOptions({ show: { resource: ['device'], operation: ['get'] } }, properties);
+export const properties: INodeProperties[] = [{ ...deviceLocator, description: 'The device to get' }];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
 	const deviceId = getResourceId(this, itemIndex, 'deviceId', 'Device');

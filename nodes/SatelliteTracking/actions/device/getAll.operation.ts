@@ -1,10 +1,17 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import { type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { filterDevices, type DeviceFilters } from '../../../shared/devices';
 import type { TrackingApiClient } from '../../../shared/transport';
 import { applyLimit, readLimit, returnAllAndLimit } from '../common.descriptions';
+import type { OperationOption } from '../operation';
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Get Many',
+	description: 'Get many devices, optionally filtered',
+	action: 'Get many devices',
+};
+
+export const properties: INodeProperties[] = [
 	...returnAllAndLimit,
 	{
 		displayName: 'Filters',
@@ -48,8 +55,6 @@ const properties: INodeProperties[] = [
 		],
 	},
 ];
-
-export const description = updateDisplayOptions({ show: { resource: ['device'], operation: ['getAll'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
 	const limit = readLimit(this, itemIndex);

@@ -1,4 +1,4 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import { type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { licenseUsage } from '../../../shared/licenses';
 import { checked } from '../../../shared/parameters';
@@ -6,11 +6,18 @@ import type { TrackingApiClient } from '../../../shared/transport';
 import { toNumberInRange } from '../../../shared/validation';
 import type { Device } from '../../../shared/wire';
 import { collection } from '../../../shared/descriptions';
+import type { OperationOption } from '../operation';
 
 const MAX_DAYS = 3650;
 const MAX_LICENSES = 10_000_000;
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Get License Usage',
+	description: "Count the account's active, expired and expiring devices and its free licenses. An expired device no longer uses a license and cannot be reactivated while none is free.",
+	action: 'Get the license usage of the account',
+};
+
+export const properties: INodeProperties[] = [
 	{
 		displayName:
 			'A device uses a license until it expires. An expired device no longer uses one, and it cannot be reactivated while no license is free.',
@@ -37,8 +44,6 @@ const properties: INodeProperties[] = [
 		},
 	]),
 ];
-
-export const description = updateDisplayOptions({ show: { resource: ['device'], operation: ['getLicenseUsage'] } }, properties);
 
 /** One device listing per run, whatever the number of items. */
 export async function prepareBatch(this: IExecuteFunctions, api: TrackingApiClient) {

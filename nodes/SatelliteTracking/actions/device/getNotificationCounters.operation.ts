@@ -1,4 +1,4 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import { type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { countNotifications, limitUsage, type ChannelCounts, type DailyLimits } from '../../../shared/notifications';
 import { checked, getResourceId } from '../../../shared/parameters';
@@ -7,10 +7,17 @@ import { toNumberInRange } from '../../../shared/validation';
 import type { DateRange, Device } from '../../../shared/wire';
 import { dayOf, dayRange, DEFAULT_TIME_ZONE, toCalendarDay, toTimeZone } from '../../../shared/zonedDay';
 import { collection, dailyLimitsCollection, dayTimeZone, deviceLocator, deviceLocatorList } from '../../../shared/descriptions';
+import type { OperationOption } from '../operation';
 
 const MAX_DAILY_LIMIT = 1_000_000;
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Get Notification Counters',
+	description: 'Count the e-mails and SMS a device sent today, against the daily limits set in the web app',
+	action: 'Get the notification counters of a device',
+};
+
+export const properties: INodeProperties[] = [
 	{
 		displayName: 'Devices',
 		name: 'deviceSelection',
@@ -42,11 +49,6 @@ const properties: INodeProperties[] = [
 		},
 	]),
 ];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['device'], operation: ['getNotificationCounters'] } },
-	properties,
-);
 
 /** The account's devices, listed once per run: the names for the output, and the set for All Devices. */
 export async function prepareBatch(this: IExecuteFunctions, api: TrackingApiClient) {

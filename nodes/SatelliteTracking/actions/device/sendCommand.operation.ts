@@ -1,12 +1,19 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import { type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { checked, getResourceId, invalidInput } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
 import { toBoolean, toNonEmptyText, type Check } from '../../../shared/validation';
 import { COMMAND_FORMATS, type CommandFormat, type SendCommandRequest } from '../../../shared/wire';
 import { collection, deviceLocator } from '../../../shared/descriptions';
+import type { OperationOption } from '../operation';
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Send Command',
+	description: 'Send a command to a device',
+	action: 'Send a command to a device',
+};
+
+export const properties: INodeProperties[] = [
 	{ ...deviceLocator, description: 'The device to send the command to' },
 	{
 		displayName: 'Command',
@@ -34,8 +41,6 @@ const properties: INodeProperties[] = [
 		},
 	]),
 ];
-
-export const description = updateDisplayOptions({ show: { resource: ['device'], operation: ['sendCommand'] } }, properties);
 
 const FORMAT_CHECKS: Record<CommandFormat, (command: string) => Check<string>> = {
 	Text: (command) => ({ ok: true, value: command }),

@@ -1,17 +1,22 @@
-import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { devicesWith } from '../../../shared/groups';
 import { KeyedLock } from '../../../shared/keyedLock';
 import type { TrackingApiClient } from '../../../shared/transport';
 import { groupLocator } from '../../../shared/descriptions';
 import { changeGroupDevices, devicesProperty } from './groupFields';
+import type { OperationOption } from '../operation';
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Add Devices',
+	description: 'Add devices to a group',
+	action: 'Add devices to a group',
+};
+
+export const properties: INodeProperties[] = [
 	{ ...groupLocator, description: 'The group to add the devices to' },
 	{ ...devicesProperty, required: true, description: `${devicesProperty.description}. IDs already in the group are left as they are.` },
 ];
-
-export const description = updateDisplayOptions({ show: { resource: ['group'], operation: ['addDevices'] } }, properties);
 
 export async function prepareBatch() {
 	return new KeyedLock();

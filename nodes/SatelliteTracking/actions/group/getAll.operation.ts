@@ -1,13 +1,18 @@
-import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { filterGroups } from '../../../shared/groups';
 import type { TrackingApiClient } from '../../../shared/transport';
 import { collection } from '../../../shared/descriptions';
 import { applyLimit, readLimit, nameContainsFilter, returnAllAndLimit } from '../common.descriptions';
+import type { OperationOption } from '../operation';
 
-const properties: INodeProperties[] = [...returnAllAndLimit, collection('filters', 'Filters', 'Add Filter', [nameContainsFilter('groups')])];
+export const option: OperationOption = {
+	name: 'Get Many',
+	description: 'Get many groups, optionally filtered by name',
+	action: 'Get many groups',
+};
 
-export const description = updateDisplayOptions({ show: { resource: ['group'], operation: ['getAll'] } }, properties);
+export const properties: INodeProperties[] = [...returnAllAndLimit, collection('filters', 'Filters', 'Add Filter', [nameContainsFilter('groups')])];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
 	const limit = readLimit(this, itemIndex);

@@ -1,4 +1,4 @@
-import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { getResourceId } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
@@ -6,13 +6,18 @@ import { GROUP_REQUIRED_FIELDS } from '../../../shared/wire';
 import { groupLocator } from '../../../shared/descriptions';
 import { getUpdatePatch, updateProperties } from '../writeFields';
 import { GROUP_FIELDS, groupUpdateFieldOptions } from './groupFields';
+import type { OperationOption } from '../operation';
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Update',
+	description: 'Change some fields of a group (PATCH)',
+	action: 'Update a group',
+};
+
+export const properties: INodeProperties[] = [
 	{ ...groupLocator, description: 'The group to update' },
 	...updateProperties(groupUpdateFieldOptions),
 ];
-
-export const description = updateDisplayOptions({ show: { resource: ['group'], operation: ['update'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
 	const groupId = getResourceId(this, itemIndex, 'groupId', 'Group');

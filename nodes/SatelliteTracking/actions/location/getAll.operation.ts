@@ -1,18 +1,23 @@
-import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { getDateRange, getResourceId } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
 import type { LocationsRequest } from '../../../shared/wire';
 import { deviceLocator } from '../../../shared/descriptions';
 import { applyLimit, dateRange, readLimit, returnAllAndLimit } from '../common.descriptions';
+import type { OperationOption } from '../operation';
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Get Many',
+	description: "Get a device's fixes within a date range",
+	action: 'Get locations of a device',
+};
+
+export const properties: INodeProperties[] = [
 	{ ...deviceLocator, description: 'The device whose fixes to get' },
 	...dateRange,
 	...returnAllAndLimit,
 ];
-
-export const description = updateDisplayOptions({ show: { resource: ['location'], operation: ['getAll'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
 	const deviceId = getResourceId(this, itemIndex, 'deviceId', 'Device');

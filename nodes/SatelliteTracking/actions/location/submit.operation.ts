@@ -1,4 +1,4 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import { type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { checked, getResourceId } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
@@ -11,6 +11,7 @@ import {
 } from '../../../shared/wire';
 import { collection, deviceLocator } from '../../../shared/descriptions';
 import { keyValueCollection, keyValueMap } from '../common.descriptions';
+import type { OperationOption } from '../operation';
 
 /** The field's name in the UI, which error messages use too. */
 const label = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
@@ -30,7 +31,13 @@ const textListFields: INodeProperties[] = LOCATION_TEXT_LIST_FIELDS.map((name) =
 	description: 'Comma-separated texts',
 }));
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Submit',
+	description: 'Store a fix for a device',
+	action: 'Submit a location for a device',
+};
+
+export const properties: INodeProperties[] = [
 	{ ...deviceLocator, description: 'The device the fix belongs to' },
 	{ displayName: 'Latitude', name: 'latitude', type: 'number', default: 0, required: true, typeOptions: { numberPrecision: 6 } },
 	{ displayName: 'Longitude', name: 'longitude', type: 'number', default: 0, required: true, typeOptions: { numberPrecision: 6 } },
@@ -47,8 +54,6 @@ const properties: INodeProperties[] = [
 		].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 	),
 ];
-
-export const description = updateDisplayOptions({ show: { resource: ['location'], operation: ['submit'] } }, properties);
 
 function buildLocation(context: IExecuteFunctions, itemIndex: number): Location {
 	const param = (name: string) => context.getNodeParameter(name, itemIndex);

@@ -1,11 +1,18 @@
-import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { TrackingApiClient } from '../../../shared/transport';
 import { filterUsers, withoutWriteOnlyFields, type UserFilters } from '../../../shared/users';
 import { collection } from '../../../shared/descriptions';
 import { applyLimit, nameContainsFilter, readLimit, returnAllAndLimit } from '../common.descriptions';
+import type { OperationOption } from '../operation';
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Get Many',
+	description: 'Get many users, optionally filtered',
+	action: 'Get many users',
+};
+
+export const properties: INodeProperties[] = [
 	...returnAllAndLimit,
 	collection('filters', 'Filters', 'Add Filter', [
 		{
@@ -26,8 +33,6 @@ const properties: INodeProperties[] = [
 		nameContainsFilter('users'),
 	]),
 ];
-
-export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['getAll'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
 	const limit = readLimit(this, itemIndex);

@@ -1,4 +1,4 @@
-import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { getResourceId } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
@@ -7,13 +7,18 @@ import { USER_REQUIRED_FIELDS } from '../../../shared/wire';
 import { userLocator } from '../../../shared/descriptions';
 import { getUpdatePatch, updateProperties } from '../writeFields';
 import { USER_FIELDS, userUpdateFieldOptions } from './userFields';
+import type { OperationOption } from '../operation';
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Update',
+	description: 'Change some fields of a user (PATCH)',
+	action: 'Update a user',
+};
+
+export const properties: INodeProperties[] = [
 	{ ...userLocator, description: 'The user to update' },
 	...updateProperties(userUpdateFieldOptions),
 ];
-
-export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['update'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
 	const userId = getResourceId(this, itemIndex, 'userId', 'User');

@@ -1,12 +1,19 @@
-import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { TrackingApiClient } from '../../../shared/transport';
 import { planUpserts, type UpsertRequest, type UpsertStep } from '../../../shared/upsertPlan';
 import { withoutWriteOnlyFields } from '../../../shared/users';
 import type { UserWrite } from '../../../shared/wire';
 import { readUser, requiredUserProperties, userAdditionalFields } from './userFields';
+import type { OperationOption } from '../operation';
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Create or Update',
+	description: 'Create a new record, or update the current one if it already exists (upsert)',
+	action: 'Create or update a user',
+};
+
+export const properties: INodeProperties[] = [
 	{
 		displayName:
 			'Matches users by e-mail (case-insensitive). Creates the missing ones and changes only the fields that differ. A password is set only when a user is created.',
@@ -17,8 +24,6 @@ const properties: INodeProperties[] = [
 	...requiredUserProperties,
 	userAdditionalFields,
 ];
-
-export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['upsert'] } }, properties);
 
 interface UpsertBatch {
 	plan: Map<number, UpsertStep>;

@@ -7,6 +7,8 @@ import type { AlertsRequest } from '../../../shared/wire';
 import { deviceLocator } from '../../../shared/descriptions';
 import { applyLimit, dateRange, readLimit, returnAllAndLimit } from '../common.descriptions';
 import type { OperationOption } from '../operation';
+import { prepareNaming, readable, simplify, type Naming } from '../readable';
+import { simplifyAlert } from '../../../shared/simplify';
 
 export const option: OperationOption = {
 	name: 'Get Many',
@@ -25,14 +27,17 @@ export const properties: INodeProperties[] = [
 		description: 'Only alerts with this name; leave empty for all',
 	},
 	...returnAllAndLimit,
+	simplify,
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
+export const prepareBatch = prepareNaming;
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient, naming: Naming) {
 	const deviceId = getResourceId(this, itemIndex, 'deviceId', 'Device');
 	const body: AlertsRequest = getDateRange(this, itemIndex);
 	const alertName = checked(this, itemIndex, 'Alert Name', toOptionalText(this.getNodeParameter('alertName', itemIndex, '')));
 	if (alertName !== '') body.alertName = alertName;
 	const limit = readLimit(this, itemIndex);
 	const alerts = await api.request('getAlerts', { params: { deviceId }, body, itemIndex });
-	return applyLimit(alerts, limit).map((alert) => ({ deviceId, ...alert }));
+	return await readable(this, itemIndex, naming, deviceId, applyLimit(alerts, limit), simplifyAlert);
 }

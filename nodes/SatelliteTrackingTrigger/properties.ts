@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { dailyLimitsCollection, dayTimeZone, deviceLocatorList, groupLocator } from '../shared/descriptions';
+import { deviceLocatorList, groupLocator } from '../shared/descriptions';
 import { requestSettings } from '../shared/requestSettings';
-import { DEFAULT_NEAR_SHARE } from '../shared/notifications';
+import { DETECTORS, EVENTS } from './detection/detectors';
 import type { EventKind } from './detection/types';
 
 const showFor = (...events: EventKind[]) => ({ show: { events } });
@@ -13,19 +13,9 @@ const events: INodeProperties = {
 	type: 'multiOptions',
 	required: true,
 	default: ['locationUpdated'],
-	options: [
-		{ name: 'Critical Alert', value: 'criticalAlert', description: 'A new fix carries an alert' },
-		{
-			name: 'Daily Limit Near',
-			value: 'dailyLimitNear',
-			description: "A device's email or SMS count of the day reaches the set share of its daily limit, then the limit",
-		},
-		{ name: 'Device Expiring', value: 'deviceExpiring', description: "A device's license expires within the set number of days" },
-		{ name: 'Device Silent', value: 'deviceSilent', description: 'A device has sent no fix for the set number of minutes' },
-		{ name: 'Geofence Entered', value: 'geofenceEntered', description: 'A device moves into one of the geofences below' },
-		{ name: 'Geofence Exited', value: 'geofenceExited', description: 'A device moves out of one of the geofences below' },
-		{ name: 'Location Updated', value: 'locationUpdated', description: 'A device sends a newer fix' },
-	] satisfies Array<{ name: string; value: EventKind; description: string }>,
+	options: (Object.keys(EVENTS) as EventKind[])
+		.map((value) => ({ name: EVENTS[value].name, value, description: EVENTS[value].description }))
+		.sort((a, b) => a.name.localeCompare(b.name)),
 };
 
 const readMode: INodeProperties = {
@@ -142,60 +132,6 @@ const geofences: INodeProperties = {
 	],
 };
 
-const eventSettings: INodeProperties[] = [
-	{
-		displayName: 'Minimum Distance (Metres)',
-		name: 'minDistanceMeters',
-		type: 'number',
-		default: 0,
-		typeOptions: { minValue: 0 },
-		description: 'A newer fix closer than this to the last one reported is not reported (GPS jitter while parked)',
-		displayOptions: showFor('locationUpdated'),
-	},
-	{
-		displayName: 'Silent After (Minutes)',
-		name: 'silentAfterMinutes',
-		type: 'number',
-		default: 60,
-		typeOptions: { minValue: 1 },
-		description: 'Report a device that has sent no fix for this long; once per silence',
-		displayOptions: showFor('deviceSilent'),
-	},
-	{
-		displayName: 'Alert Text Filter',
-		name: 'alertFilter',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. SOS, Power cut',
-		description: 'Only alerts whose text contains one of these (comma-separated, any case). Empty: every alert.',
-		displayOptions: showFor('criticalAlert'),
-	},
-	{
-		displayName: 'Expiring Within (Days)',
-		name: 'expiringWithinDays',
-		type: 'number',
-		default: 7,
-		typeOptions: { minValue: 0 },
-		description: 'Report a device whose license expires within this many days; once per device and expiry date',
-		displayOptions: showFor('deviceExpiring'),
-	},
-	dailyLimitsCollection(1, {
-		description:
-			'The Daily Email and SMS Limits set for the devices in the web app (the API does not expose them). A channel without a limit here is not watched. Each watched device costs one more API call per poll.',
-		displayOptions: showFor('dailyLimitNear'),
-	}),
-	{
-		displayName: 'Near Limit Share',
-		name: 'nearShare',
-		type: 'number',
-		default: DEFAULT_NEAR_SHARE,
-		typeOptions: { minValue: 0.01, maxValue: 1, numberPrecision: 2 },
-		description: 'Report a device once its count of the day reaches this share of the limit (0.8 = 80%), and once more at the limit',
-		displayOptions: showFor('dailyLimitNear'),
-	},
-	{ ...dayTimeZone, displayOptions: showFor('dailyLimitNear') },
-];
-
 const options: INodeProperties = {
 	displayName: 'Options',
 	name: 'options',
@@ -235,7 +171,9 @@ export const properties: INodeProperties[] = [
 	readMode,
 	...deviceSelection,
 	geofences,
-	...eventSettings,
+	...DETECTORS.flatMap(({ detector, events }) =>
+		(detector.properties ?? []).map((property) => ({ ...property, displayOptions: { show: { events } } })),
+	),
 	options,
 	budget,
 ];

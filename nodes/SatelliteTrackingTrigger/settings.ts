@@ -5,6 +5,8 @@ import { clientOptions } from '../shared/requestSettings';
 import { circleGeofence, geoJsonGeofence, pointsGeofence, type Geofence } from '../shared/geo/geofence';
 import { DEFAULT_NEAR_SHARE } from '../shared/notifications';
 import type { ClientOptions } from '../shared/transport';
+import { DEFAULT_EXPIRING_WITHIN_DAYS } from './detection/detectors/deviceExpiring';
+import { DEFAULT_SILENT_AFTER_MINUTES } from './detection/detectors/deviceSilent';
 import type { ReadMode } from './detection/plan';
 import type { DeviceSelection } from './detection/selection';
 import { EVENT_KINDS, type DailyLimitSettings, type DetectionSettings, type EventKind } from './detection/types';
@@ -41,8 +43,8 @@ export function readSettings(context: IPollFunctions): TriggerSettings {
 			events,
 			geofences,
 			minDistanceMeters: Math.max(0, Number(parameter('minDistanceMeters', 0))),
-			silentAfterMinutes: Math.max(0, Number(parameter('silentAfterMinutes', 60))),
-			expiringWithinDays: Math.max(0, Number(parameter('expiringWithinDays', 7))),
+			silentAfterMinutes: Math.max(0, Number(parameter('silentAfterMinutes', DEFAULT_SILENT_AFTER_MINUTES))),
+			expiringWithinDays: Math.max(0, Number(parameter('expiringWithinDays', DEFAULT_EXPIRING_WITHIN_DAYS))),
 			alertFilter: parameter('alertFilter', '')
 				.split(',')
 				.map((text) => text.trim().toLowerCase())

@@ -1,4 +1,5 @@
 import type { Device } from './wire';
+import { DAY_MS } from './zonedDay';
 
 /** A device past its `expires` no longer uses a license; null or no date means it never expires. */
 export function isExpired(device: Pick<Device, 'expires'>, now: Date): boolean {
@@ -6,8 +7,6 @@ export function isExpired(device: Pick<Device, 'expires'>, now: Date): boolean {
 	const expires = Date.parse(device.expires);
 	return !Number.isNaN(expires) && expires <= now.getTime();
 }
-
-const DAY_MS = 86_400_000;
 
 /** Not expired yet, but will be within `days` days of now. */
 export function isExpiringWithin(device: Pick<Device, 'expires'>, now: Date, days: number): boolean {

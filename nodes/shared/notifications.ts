@@ -3,7 +3,6 @@
  * per-device daily limits (web-app settings), only each alert's `notifications`. Pure.
  */
 import { NOTIFICATION_CHANNEL, type Alert, type DateRange } from './wire';
-import { dayRange } from './zonedDay';
 
 export type Channel = keyof typeof NOTIFICATION_CHANNEL;
 
@@ -64,15 +63,6 @@ export function countNotifications(
 		}
 	}
 	return counts;
-}
-
-/** Messages sent on a calendar day (`YYYY-MM-DD`) in the time zone. */
-export function countDayNotifications(
-	alerts: ReadonlyArray<Pick<Alert, 'dateTime' | 'notifications'>>,
-	day: string,
-	timeZone: string,
-): ChannelCounts {
-	return countNotifications(alerts, dayRange(day, timeZone));
 }
 
 /** Usage of each channel that has a limit. A limit of 0 is reached from the start. */

@@ -273,22 +273,6 @@ export interface User {
 
 export const USER_REQUIRED_FIELDS = ['name', 'email', 'country', 'timeZone'] as const;
 
-/** User fields a client may write besides the required ones. */
-export const USER_OPTIONAL_FIELDS = [
-	'description',
-	'message',
-	'disabled',
-	'disabledMessage',
-	'tags',
-	'privileges',
-	'group',
-	'deviceId',
-	'adminDevices',
-	'from',
-	'expires',
-	'password',
-] as const;
-
 export const USER_WRITE_ONLY_FIELDS = ['password'] as const;
 
 export type UserWrite = Omit<User, 'id' | 'creation' | 'modification' | 'lastLogin'>;

@@ -7,7 +7,7 @@ import { preview, toIsoDateTime, toNonEmptyText, type Check } from './validation
 
 export const DEFAULT_TIME_ZONE = 'UTC';
 
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 
 const DAY_PATTERN = /^(\d{4})-(\d{2})-(\d{2})(?:$|[T ])/;
 

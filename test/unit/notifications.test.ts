@@ -1,11 +1,11 @@
 import {
-	countDayNotifications,
 	countNotifications,
 	crossingKey,
 	limitUsage,
 	thresholdsReached,
 	unreportedCrossings,
 } from '../../nodes/shared/notifications';
+import { dayRange } from '../../nodes/shared/zonedDay';
 
 const alert = (dateTime: string, notifications: unknown) => ({ dateTime, notifications: notifications as string[] });
 
@@ -30,9 +30,9 @@ describe('daily notification counters', () => {
 			alert('2024-03-10T22:59:59.999Z', ['SMS']),
 			alert('2024-03-10T23:00:00.000Z', ['SMS']),
 		];
-		expect(countDayNotifications(alerts, '2024-03-10', 'Europe/Berlin')).toEqual({ email: 1, sms: 1 });
-		expect(countDayNotifications(alerts, '2024-03-10', 'UTC')).toEqual({ email: 0, sms: 2 });
-		expect(countDayNotifications(alerts, '2024-03-09', 'UTC')).toEqual({ email: 2, sms: 0 });
+		expect(countNotifications(alerts, dayRange('2024-03-10', 'Europe/Berlin'))).toEqual({ email: 1, sms: 1 });
+		expect(countNotifications(alerts, dayRange('2024-03-10', 'UTC'))).toEqual({ email: 0, sms: 2 });
+		expect(countNotifications(alerts, dayRange('2024-03-09', 'UTC'))).toEqual({ email: 2, sms: 0 });
 	});
 
 	it('counts the whole 23 hours of a daylight-saving day and nothing of the next', () => {
@@ -42,8 +42,8 @@ describe('daily notification counters', () => {
 			alert('2024-03-11T03:59:59.999Z', ['Email']),
 			alert('2024-03-11T04:00:00.000Z', ['Email']),
 		];
-		expect(countDayNotifications(alerts, '2024-03-10', 'America/New_York')).toEqual({ email: 3, sms: 0 });
-		expect(countDayNotifications(alerts, '2024-03-11', 'America/New_York')).toEqual({ email: 1, sms: 0 });
+		expect(countNotifications(alerts, dayRange('2024-03-10', 'America/New_York'))).toEqual({ email: 3, sms: 0 });
+		expect(countNotifications(alerts, dayRange('2024-03-11', 'America/New_York'))).toEqual({ email: 1, sms: 0 });
 	});
 
 	it('derives remaining messages and reached limits for the channels that have one', () => {

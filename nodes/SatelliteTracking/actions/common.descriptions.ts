@@ -3,6 +3,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { checked } from '../../shared/parameters';
 import { toNumberInRange } from '../../shared/validation';
 
+const DEFAULT_LIMIT = 50;
+
 export const returnAllAndLimit: INodeProperties[] = [
 	{
 		displayName: 'Return All',
@@ -16,7 +18,7 @@ export const returnAllAndLimit: INodeProperties[] = [
 		name: 'limit',
 		type: 'number',
 		typeOptions: { minValue: 1 },
-		default: 50,
+		default: DEFAULT_LIMIT,
 		description: 'Max number of results to return',
 		displayOptions: { show: { returnAll: [false] } },
 	},
@@ -28,7 +30,7 @@ export const returnAllAndLimit: INodeProperties[] = [
  */
 export function readLimit(context: IExecuteFunctions, itemIndex: number): number {
 	if (context.getNodeParameter('returnAll', itemIndex, false) === true) return Infinity;
-	const limit = checked(context, itemIndex, 'Limit', toNumberInRange(context.getNodeParameter('limit', itemIndex, 50), 1, Number.MAX_SAFE_INTEGER));
+	const limit = checked(context, itemIndex, 'Limit', toNumberInRange(context.getNodeParameter('limit', itemIndex, DEFAULT_LIMIT), 1, Number.MAX_SAFE_INTEGER));
 	return Math.floor(limit);
 }
 

@@ -1,8 +1,10 @@
 /**
  * One kind of change a device can show between polls. Each detector reads its own part of the
  * device's previous state, reports events and returns its part of the next state; adding an event
- * kind is one more detector in detectors/index.ts.
+ * kind is one detector file and its line in the registry (detectors/index.ts).
  */
+import type { INodeProperties } from 'n8n-workflow';
+
 import type { Location } from '../../shared/wire';
 import type { DayCounts, DetectionSettings, DeviceInfo, DeviceState, EventKind, FixPosition, SeenFix, TriggerEvent } from './types';
 
@@ -25,8 +27,8 @@ export interface Detection {
 }
 
 export interface Detector {
-	/** The events it reports; it runs when one of them is selected. */
-	events: readonly EventKind[];
+	/** The parameters only this detector reads; shown while one of its events is selected. */
+	properties?: INodeProperties[];
 	detect(observation: Observation, previous: DeviceState, settings: DetectionSettings): Detection;
 }
 

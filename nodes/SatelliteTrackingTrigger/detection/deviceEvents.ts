@@ -4,20 +4,9 @@
  */
 import type { Location } from '../../shared/wire';
 import type { Observation } from './detector';
-import { DETECTORS } from './detectors';
+import { DETECTORS, EVENTS } from './detectors';
 import { fixTime, freshFixes, toPosition } from './fixes';
-import type { DayCounts, DetectionSettings, DeviceInfo, DeviceState, EventKind, TriggerEvent } from './types';
-
-/** Within one fix: the move, then leaving one geofence before entering the next, then what it raised. */
-const ORDER_WITHIN_FIX: readonly EventKind[] = [
-	'locationUpdated',
-	'geofenceExited',
-	'geofenceEntered',
-	'criticalAlert',
-	'deviceSilent',
-	'deviceExpiring',
-	'dailyLimitNear',
-];
+import type { DayCounts, DetectionSettings, DeviceInfo, DeviceState, TriggerEvent } from './types';
 
 export interface DeviceDetection {
 	events: TriggerEvent[];
@@ -49,8 +38,8 @@ export function detectDeviceEvents(
 	};
 	const state: DeviceState = { fix, keys, since: fix ? undefined : known.since };
 	const events: TriggerEvent[] = [];
-	for (const detector of DETECTORS) {
-		if (!detector.events.some((kind) => settings.events.includes(kind))) continue;
+	for (const { detector, events: reported } of DETECTORS) {
+		if (!reported.some((kind) => settings.events.includes(kind))) continue;
 		const detection = detector.detect(observation, known, settings);
 		events.push(...detection.events.filter((event) => settings.events.includes(event.event)));
 		Object.assign(state, detection.state);
@@ -66,7 +55,7 @@ function inOrder(events: TriggerEvent[], now: Date): TriggerEvent[] {
 		.sort(
 			(a, b) =>
 				time(a.event) - time(b.event) ||
-				ORDER_WITHIN_FIX.indexOf(a.event.event) - ORDER_WITHIN_FIX.indexOf(b.event.event) ||
+				EVENTS[a.event.event].order - EVENTS[b.event.event].order ||
 				a.index - b.index,
 		)
 		.map(({ event }) => event);

@@ -3,7 +3,16 @@ import { deviceEvent, type Detector } from '../detector';
 
 /** Every new fix that carries an alert (and, with a filter, an alert text matching it). */
 export const criticalAlert: Detector = {
-	events: ['criticalAlert'],
+	properties: [
+		{
+			displayName: 'Alert Text Filter',
+			name: 'alertFilter',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. SOS, Power cut',
+			description: 'Only alerts whose text contains one of these (comma-separated, any case). Empty: every alert.',
+		},
+	],
 	detect(observation, _previous, settings) {
 		const events = observation.fresh.flatMap((fix) => {
 			const alerts = matchingAlerts(fix, settings.alertFilter);

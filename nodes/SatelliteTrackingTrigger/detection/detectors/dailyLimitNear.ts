@@ -1,4 +1,5 @@
-import { crossingKey, unreportedCrossings } from '../../../shared/notifications';
+import { crossingKey, DEFAULT_NEAR_SHARE, unreportedCrossings } from '../../../shared/notifications';
+import { dailyLimitsCollection, dayTimeZone } from '../../../shared/descriptions';
 import { deviceEvent, type Detector } from '../detector';
 import type { DeviceState, TriggerEvent } from '../types';
 
@@ -9,7 +10,21 @@ import type { DeviceState, TriggerEvent } from '../types';
  * A day older than the one already counted is not reported again.
  */
 export const dailyLimitNear: Detector = {
-	events: ['dailyLimitNear'],
+	properties: [
+		dailyLimitsCollection(1, {
+			description:
+				'The Daily Email and SMS Limits set for the devices in the web app (the API does not expose them). A channel without a limit here is not watched. Each watched device costs one more API call per poll.',
+		}),
+		{
+			displayName: 'Near Limit Share',
+			name: 'nearShare',
+			type: 'number',
+			default: DEFAULT_NEAR_SHARE,
+			typeOptions: { minValue: 0.01, maxValue: 1, numberPrecision: 2 },
+			description: 'Report a device once its count of the day reaches this share of the limit (0.8 = 80%), and once more at the limit',
+		},
+		dayTimeZone,
+	],
 	detect(observation, previous, settings) {
 		const config = settings.dailyLimit;
 		let limits = previous.limits;

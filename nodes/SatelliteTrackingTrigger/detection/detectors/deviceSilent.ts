@@ -3,13 +3,24 @@ import { fixTime } from '../fixes';
 
 const MINUTE_MS = 60_000;
 
+export const DEFAULT_SILENT_AFTER_MINUTES = 60;
+
 /**
  * A device whose newest fix is older than the silence threshold: reported once per silence, and
  * again only after it has sent a fix and fallen silent anew. A device that never reported has no
  * silence to measure.
  */
 export const deviceSilent: Detector = {
-	events: ['deviceSilent'],
+	properties: [
+		{
+			displayName: 'Silent After (Minutes)',
+			name: 'silentAfterMinutes',
+			type: 'number',
+			default: DEFAULT_SILENT_AFTER_MINUTES,
+			typeOptions: { minValue: 1 },
+			description: 'Report a device that has sent no fix for this long; once per silence',
+		},
+	],
 	detect(observation, previous, settings) {
 		const newest = observation.newest;
 		if (!newest) return { events: [] };

@@ -9,7 +9,6 @@ import type { DetectionSettings, TriggerEvent } from '../types';
  * entry only when the current state is to be emitted.
  */
 export const geofenceCrossing: Detector = {
-	events: ['geofenceEntered', 'geofenceExited'],
 	detect(observation, previous, settings) {
 		const events: TriggerEvent[] = [];
 		const fences: Record<string, boolean> = {};

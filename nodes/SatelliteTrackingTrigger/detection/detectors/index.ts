@@ -1,4 +1,5 @@
 import type { Detector } from '../detector';
+import type { EventKind } from '../types';
 import { criticalAlert } from './criticalAlert';
 import { dailyLimitNear } from './dailyLimitNear';
 import { deviceExpiring } from './deviceExpiring';
@@ -6,12 +7,55 @@ import { deviceSilent } from './deviceSilent';
 import { geofenceCrossing } from './geofenceCrossing';
 import { locationUpdated } from './locationUpdated';
 
-/** Every detector; one runs when any of its events is selected. */
-export const DETECTORS: readonly Detector[] = [
-	locationUpdated,
-	geofenceCrossing,
-	criticalAlert,
-	deviceSilent,
-	deviceExpiring,
-	dailyLimitNear,
-];
+export interface EventDefinition {
+	/** The Events option users pick. */
+	name: string;
+	description: string;
+	/** Rank among events of one fix: the move, leaving a geofence before entering the next, then what it raised. */
+	order: number;
+	detector: Detector;
+}
+
+/** Every event the trigger reports: a kind without an entry here does not compile. */
+export const EVENTS: Record<EventKind, EventDefinition> = {
+	locationUpdated: { name: 'Location Updated', description: 'A device sends a newer fix', order: 0, detector: locationUpdated },
+	geofenceExited: {
+		name: 'Geofence Exited',
+		description: 'A device moves out of one of the geofences below',
+		order: 1,
+		detector: geofenceCrossing,
+	},
+	geofenceEntered: {
+		name: 'Geofence Entered',
+		description: 'A device moves into one of the geofences below',
+		order: 2,
+		detector: geofenceCrossing,
+	},
+	criticalAlert: { name: 'Critical Alert', description: 'A new fix carries an alert', order: 3, detector: criticalAlert },
+	deviceSilent: {
+		name: 'Device Silent',
+		description: 'A device has sent no fix for the set number of minutes',
+		order: 4,
+		detector: deviceSilent,
+	},
+	deviceExpiring: {
+		name: 'Device Expiring',
+		description: "A device's license expires within the set number of days",
+		order: 5,
+		detector: deviceExpiring,
+	},
+	dailyLimitNear: {
+		name: 'Daily Limit Near',
+		description: "A device's email or SMS count of the day reaches the set share of its daily limit, then the limit",
+		order: 6,
+		detector: dailyLimitNear,
+	},
+};
+
+/** Each detector once, with the events it reports: it runs when one of them is selected. */
+export const DETECTORS: ReadonlyArray<{ detector: Detector; events: EventKind[] }> = [
+	...new Set(Object.values(EVENTS).map((definition) => definition.detector)),
+].map((detector) => ({
+	detector,
+	events: (Object.keys(EVENTS) as EventKind[]).filter((kind) => EVENTS[kind].detector === detector),
+}));

@@ -11,7 +11,16 @@ const position = (fix: SeenFix) => ({ latitude: fix.lat, longitude: fix.lon });
  * anchor stays put while fixes are held back, so slow creep is reported once it adds up.
  */
 export const locationUpdated: Detector = {
-	events: ['locationUpdated'],
+	properties: [
+		{
+			displayName: 'Minimum Distance (Metres)',
+			name: 'minDistanceMeters',
+			type: 'number',
+			default: 0,
+			typeOptions: { minValue: 0 },
+			description: 'A newer fix closer than this to the last one reported is not reported (GPS jitter while parked)',
+		},
+	],
 	detect(observation, previous, settings) {
 		let anchor = previous.ref ?? previous.fix;
 		let lastReported: Location | undefined;

@@ -1,0 +1,61 @@
+/**
+ * The registries that tie names together: a trigger event without a detector, label or rank, or an
+ * operation routed but missing from the UI, must not compile or must fail here. The names are the
+ * ones saved workflows store (docs/api-contract.md, node interface): add, never rename.
+ */
+import { resources } from '../../nodes/SatelliteTracking/actions/router';
+import { EVENTS, type EventDefinition } from '../../nodes/SatelliteTrackingTrigger/detection/detectors';
+import { EVENT_KINDS, type EventKind } from '../../nodes/SatelliteTrackingTrigger/detection/types';
+import { SatelliteTracking } from '../../nodes/SatelliteTracking/SatelliteTracking.node';
+import { SatelliteTrackingTrigger } from '../../nodes/SatelliteTrackingTrigger/SatelliteTrackingTrigger.node';
+
+const OPERATIONS_SAVED_WORKFLOWS_USE: Record<string, string[]> = {
+	device: ['get', 'getAll', 'getLastLocation', 'sendCommand', 'getNotificationCounters', 'getLicenseUsage'],
+	location: ['getAll', 'submit'],
+	alert: ['getAll'],
+	group: ['create', 'get', 'getAll', 'replace', 'update', 'delete', 'addDevices', 'removeDevices'],
+	user: ['create', 'get', 'getAll', 'replace', 'update', 'delete', 'upsert', 'getCountries', 'getTimeZones'],
+};
+
+describe('the action node', () => {
+	const properties = new SatelliteTracking().description.properties;
+	const picker = (resource: string) =>
+		properties.find((property) => property.name === 'operation' && property.displayOptions?.show?.resource?.[0] === resource);
+
+	it.each(Object.entries(OPERATIONS_SAVED_WORKFLOWS_USE))('offers and routes every %s operation saved workflows name', (resource, names) => {
+		expect(Object.keys(resources[resource].operations).sort()).toEqual([...names].sort());
+		const offered = (picker(resource)?.options ?? []).map((option) => (option as { value: string }).value);
+		expect(offered.sort()).toEqual([...names].sort());
+	});
+
+	it("shows each operation's parameters for that operation only", () => {
+		for (const [resource, { operations }] of Object.entries(resources)) {
+			for (const [name, operation] of Object.entries(operations)) {
+				const shown = properties.filter(
+					(property) => property.displayOptions?.show?.resource?.[0] === resource && property.displayOptions?.show?.operation?.[0] === name,
+				);
+				expect(shown.map((property) => property.name)).toEqual(operation.properties.map((property) => property.name));
+			}
+		}
+	});
+});
+
+describe('the trigger', () => {
+	it('has one registry entry per event kind, each offered in Events', () => {
+		expect(Object.keys(EVENTS).sort()).toEqual([...EVENT_KINDS].sort());
+		const events = new SatelliteTrackingTrigger().description.properties.find((property) => property.name === 'events');
+		expect((events?.options ?? []).map((option) => (option as { value: string }).value).sort()).toEqual([...EVENT_KINDS].sort());
+	});
+
+	it('ranks the events of one fix without ties', () => {
+		const ranks = Object.values(EVENTS).map((definition) => definition.order);
+		expect(new Set(ranks).size).toBe(ranks.length);
+	});
+
+	it('refuses, at compile time, a registry that misses an event', () => {
+		const { dailyLimitNear: _left, ...withoutOne } = EVENTS;
+		// @ts-expect-error a registry without dailyLimitNear is not a Record<EventKind, EventDefinition>
+		const incomplete: Record<EventKind, EventDefinition> = withoutOne;
+		expect(Object.keys(incomplete)).not.toContain('dailyLimitNear');
+	});
+});

@@ -15,7 +15,7 @@ import { planReads } from './detection/plan';
 import { emptyState, readState } from './detection/state';
 import type { TriggerEvent } from './detection/types';
 import { CREDENTIAL_TYPE } from '../shared/wire';
-import { properties } from './properties';
+import { eventsSubtitle, properties } from './properties';
 import { listingRequests, readDevices, readFixes, requestsPerDevice } from './readFixes';
 import { readSettings, type TriggerSettings } from './settings';
 
@@ -29,7 +29,7 @@ export class SatelliteTrackingTrigger implements INodeType {
 		icon: { light: 'file:satelliteTrackingTrigger.svg', dark: 'file:satelliteTrackingTrigger.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["events"].join(", ")}}',
+		subtitle: eventsSubtitle,
 		description: 'Starts a workflow when tracked devices move, cross geofences, go silent, raise alerts, near expiry or near their daily e-mail/SMS limits',
 		defaults: { name: 'Satellite Tracking Trigger' },
 		polling: true,

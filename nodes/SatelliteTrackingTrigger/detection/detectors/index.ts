@@ -46,7 +46,7 @@ export const EVENTS: Record<EventKind, EventDefinition> = {
 	},
 	dailyLimitNear: {
 		name: 'Daily Limit Near',
-		description: "A device's email or SMS count of the day reaches the set share of its daily limit, then the limit",
+		description: "A device's e-mails or SMS of the day near its daily limit",
 		order: 6,
 		detector: dailyLimitNear,
 	},

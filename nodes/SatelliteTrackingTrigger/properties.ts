@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { deviceLocatorList, groupLocator } from '../shared/descriptions';
+import { deviceLocatorList, groupLocator, latitudeField, longitudeField } from '../shared/descriptions';
 import { requestSettings } from '../shared/requestSettings';
 import { DETECTORS, EVENTS } from './detection/detectors';
 import type { EventKind } from './detection/types';
@@ -103,8 +103,8 @@ const geofences: INodeProperties = {
 			name: 'circle',
 			values: [
 				{ displayName: 'Name', name: 'name', type: 'string', default: '', required: true, placeholder: 'e.g. Depot' },
-				{ displayName: 'Latitude', name: 'latitude', type: 'number', default: 0, typeOptions: { numberPrecision: 6 } },
-				{ displayName: 'Longitude', name: 'longitude', type: 'number', default: 0, typeOptions: { numberPrecision: 6 } },
+				latitudeField,
+				longitudeField,
 				{ displayName: 'Radius (Metres)', name: 'radius', type: 'number', default: 500, typeOptions: { minValue: 1 } },
 			],
 		},

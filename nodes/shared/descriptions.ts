@@ -75,3 +75,20 @@ export const dayTimeZone: INodeProperties = {
 	placeholder: 'e.g. Europe/Berlin',
 	description: 'IANA time zone whose midnight starts the day, as the daily limits in the web app do for your account',
 };
+
+/** The editor refuses a value out of range as it is typed; validation.ts checks expressions at run time. */
+export const latitudeField: INodeProperties = {
+	displayName: 'Latitude',
+	name: 'latitude',
+	type: 'number',
+	default: 0,
+	typeOptions: { minValue: -90, maxValue: 90, numberPrecision: 6 },
+};
+
+export const longitudeField: INodeProperties = {
+	displayName: 'Longitude',
+	name: 'longitude',
+	type: 'number',
+	default: 0,
+	typeOptions: { minValue: -180, maxValue: 180, numberPrecision: 6 },
+};

@@ -5,7 +5,7 @@ import type { TrackingApiClient } from '../../../shared/transport';
 import { toOptionalText } from '../../../shared/validation';
 import type { AlertsRequest } from '../../../shared/wire';
 import { deviceLocator } from '../../../shared/descriptions';
-import { applyLimit, dateRange, readLimit, returnAllAndLimit } from '../common.descriptions';
+import { applyLimit, dateRange, readLimit, returnAllAndLimitOfRange } from '../common.descriptions';
 import type { OperationOption } from '../operation';
 import { prepareNaming, readable, simplify, type Naming } from '../readable';
 import { simplifyAlert } from '../../../shared/simplify';
@@ -26,7 +26,7 @@ export const properties: INodeProperties[] = [
 		default: '',
 		description: 'Only alerts with this name; leave empty for all',
 	},
-	...returnAllAndLimit,
+	...returnAllAndLimitOfRange,
 	simplify,
 ];
 

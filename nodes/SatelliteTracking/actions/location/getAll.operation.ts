@@ -4,7 +4,7 @@ import { getDateRange, getResourceId } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
 import type { LocationsRequest } from '../../../shared/wire';
 import { deviceLocator } from '../../../shared/descriptions';
-import { applyLimit, dateRange, readLimit, returnAllAndLimit } from '../common.descriptions';
+import { applyLimit, dateRange, readLimit, returnAllAndLimitOfRange } from '../common.descriptions';
 import type { OperationOption } from '../operation';
 import { prepareNaming, readable, simplify, type Naming } from '../readable';
 import { simplifyFix } from '../../../shared/simplify';
@@ -18,7 +18,7 @@ export const option: OperationOption = {
 export const properties: INodeProperties[] = [
 	{ ...deviceLocator, description: 'The device whose fixes to get' },
 	...dateRange,
-	...returnAllAndLimit,
+	...returnAllAndLimitOfRange,
 	simplify,
 ];
 

@@ -1,5 +1,5 @@
 /**
- * The sandbox tracking server: the whole wire contract (../shared/api-contract.md) over real HTTP(S),
+ * The sandbox tracking server: the whole wire contract (docs/api-contract.md) over real HTTP(S),
  * with seeded data, fault injection, rate limits and ground-truth records for tests.
  *
  *   const sandbox = await startSandbox({ port: 0 });

@@ -15,21 +15,12 @@ import { median, timed } from '../measure';
 import { rawCall, rawRun, rawToken, routeKey, type RawCall } from '../rawClient';
 import { verdict } from '../report';
 import { startSandboxProcess, type SandboxProcess } from '../sandboxProcess';
+import { HR_SYNC_UPSERT } from '../../test/support/hrSync';
 
 const LIST = routeKey('listUsers');
 const CREATE = routeKey('createUser');
 const PATCH = routeKey('updateUser');
 const PUT = routeKey('replaceUser');
-
-/** The upsert node as an HR-sync workflow sets it up: every field from the incoming row. */
-const upsertParameters = {
-	resource: 'user',
-	operation: 'upsert',
-	name: '={{ $json.name }}',
-	email: '={{ $json.email }}',
-	country: '={{ $json.country }}',
-	timeZone: '={{ $json.timeZone }}',
-};
 
 type Row = Pick<UserWrite, 'name' | 'email' | 'country' | 'timeZone'>;
 
@@ -111,7 +102,7 @@ export async function upsertScenario(ctx: BenchContext): Promise<void> {
 			const ceilingBefore = round % 2 === 1 ? await ceilingRun() : undefined;
 			await forNode.resetStats();
 			const engine = new Engine({ baseUrl: forNode.url, userName: DEMO_USER_NAME, apiKey: DEMO_API_KEY });
-			const { result, wallMs } = await timed(() => engine.runNode(upsertParameters, { items: rows as never[] }));
+			const { result, wallMs } = await timed(() => engine.runNode(HR_SYNC_UPSERT, { items: rows as never[] }));
 			const ceilingMs = ceilingBefore ?? (await ceilingRun());
 			const stats = await forNode.stats();
 			const count = (route: string) => stats.byRoute[route] ?? 0;

@@ -1,7 +1,7 @@
 /**
  * The tracking API's wire format: every path, envelope key, payload key and field name the
  * service uses. The nodes, the credential and the sandbox server all read names from here,
- * so a correction to the contract (../shared/api-contract.md) is an edit to this file alone.
+ * so a correction to the contract (docs/api-contract.md) is an edit to this file alone.
  */
 
 export const DEFAULT_BASE_URL = 'https://api.plaspy.com';

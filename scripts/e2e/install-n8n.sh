@@ -9,7 +9,7 @@
 # Idempotent: a folder counts as installed only when its marker file (.install-ok) exists; the marker is
 # written after a fully successful install, so an interrupted install is redone from scratch.
 # A flock on <folder>.lock keeps two concurrent runs from installing into the same folder.
-# See ../../../shared/notes-real-n8n.md (xlsx override, Node 24 recipe, --ignore-scripts + rebuild).
+# Why: n8n's xlsx dependency points outside the registry (override), 2.41 needs Node 24 (registry package), and a Kafka client's native build downloads sources (--ignore-scripts, then rebuild the native modules n8n needs).
 set -euo pipefail
 
 LANE="${1:-}"

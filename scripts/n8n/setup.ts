@@ -6,7 +6,9 @@
  *    <N8N_USER_FOLDER>/.n8n/nodes, so node types are `n8n-nodes-satellite-tracking.*` as users get them;
  *  - the sandbox as a process (`tsx sandbox/cli.ts --port P`, ready at its `SANDBOX_READY <url>` line);
  *  - n8n's environment: throw-away user folder, offline and quiet, ports chosen by the caller.
- * See ../../../shared/notes-real-n8n.md for the facts behind these choices.
+ * n8n takes a class name from its file name, drops a community package's peer dependencies (n8n-workflow
+ * resolves from n8n itself), and without NODE_ENV=production and N8N_VERIFIED_PACKAGES_ENABLED=false the editor
+ * fetches a package list from the internet.
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';

@@ -3,20 +3,13 @@ import { join } from 'node:path';
 
 import type { User } from '../../nodes/shared/wire';
 import { ACTION_NODE_TYPE } from '../support/engine';
+import { HR_SYNC_UPSERT } from '../support/hrSync';
 import { jsonOf, useSandbox } from '../support/sandboxed';
 
 const EXISTING_USERS = 150;
 
-/** The upsert node as an HR-sync workflow configures it: every field from the incoming row. */
-const upsertParameters = {
-	resource: 'user',
-	operation: 'upsert',
-	name: '={{ $json.name }}',
-	email: '={{ $json.email }}',
-	country: '={{ $json.country }}',
-	timeZone: '={{ $json.timeZone }}',
-	additionalFields: { description: '={{ $json.description }}' },
-};
+/** With the row's description as well. */
+const upsertParameters = { ...HR_SYNC_UPSERT, additionalFields: { description: '={{ $json.description }}' } };
 
 interface HrRow {
 	name: string;

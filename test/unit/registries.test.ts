@@ -1,7 +1,7 @@
 /**
  * The registries that tie names together: a trigger event without a detector, label or rank, or an
  * operation routed but missing from the UI, must not compile or must fail here. The names are the
- * ones saved workflows store (docs/api-contract.md, node interface): add, never rename.
+ * ones saved workflows store (docs/architecture.md): add, never rename.
  */
 import { resources } from '../../nodes/SatelliteTracking/actions/router';
 import { EVENTS, type EventDefinition } from '../../nodes/SatelliteTrackingTrigger/detection/detectors';

@@ -6,7 +6,7 @@ import type { Geofence } from '../../shared/geo/geofence';
 import type { Channel, ChannelCounts, DailyLimits, LimitThreshold } from '../../shared/notifications';
 import type { Device, Location } from '../../shared/wire';
 
-/** Event names users' workflows store (node-interface.md): add, never rename. */
+/** Event names users' workflows store (docs/architecture.md, "Names saved workflows store"): add, never rename. */
 export const EVENT_KINDS = [
 	'locationUpdated',
 	'geofenceEntered',

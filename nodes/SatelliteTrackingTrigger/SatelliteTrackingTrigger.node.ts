@@ -30,7 +30,9 @@ export class SatelliteTrackingTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: eventsSubtitle,
-		description: 'Starts a workflow when tracked devices move, cross geofences, go silent, raise alerts, near expiry or near their daily e-mail/SMS limits',
+		// n8n's nodes panel merges a node with its trigger into one entry and shows the TRIGGER's
+		// description there (generateMergedNodesAndActions), so this one speaks for both nodes.
+		description: 'GPS fleet tracking: read devices, locations and alerts, manage groups and users, or start a workflow when devices move, cross geofences or go silent',
 		defaults: { name: 'Satellite Tracking Trigger' },
 		polling: true,
 		inputs: [],

@@ -77,18 +77,9 @@ export const dayTimeZone: INodeProperties = {
 };
 
 /** The editor refuses a value out of range as it is typed; validation.ts checks expressions at run time. */
-export const latitudeField: INodeProperties = {
-	displayName: 'Latitude',
-	name: 'latitude',
-	type: 'number',
-	default: 0,
-	typeOptions: { minValue: -90, maxValue: 90, numberPrecision: 6 },
-};
+function coordinateField(displayName: string, name: string, limit: number): INodeProperties {
+	return { displayName, name, type: 'number', default: 0, typeOptions: { minValue: -limit, maxValue: limit, numberPrecision: 6 } };
+}
 
-export const longitudeField: INodeProperties = {
-	displayName: 'Longitude',
-	name: 'longitude',
-	type: 'number',
-	default: 0,
-	typeOptions: { minValue: -180, maxValue: 180, numberPrecision: 6 },
-};
+export const latitudeField = coordinateField('Latitude', 'latitude', 90);
+export const longitudeField = coordinateField('Longitude', 'longitude', 180);

@@ -8,6 +8,9 @@
  *    collection it compares the keys of the WHOLE node's parameters with the collection's options, so
  *    a geofence list shown for some events was emptied whenever Events changed.
  *
+ *  - The nodes panel finds the package by the words users search for (codex aliases), and its entry
+ *    carries a description that speaks for the action node too.
+ *
  * Run by scripts/e2e/run-e2e.ts on the 2.41 lane (with the lane's editor), or on its own against a
  * fresh local n8n 2.41.1 (build first):
  *
@@ -113,10 +116,59 @@ export async function checkEventsChangeKeepsSettings(
 	return problems;
 }
 
+/** Words users type into the nodes panel (codex aliases), each of which must find the package's entry. */
+const SEARCH_WORDS = ['location', 'vehicle', 'fleet', 'geofence', 'tracker'];
+
+/**
+ * The nodes panel finds the package by the words users type. n8n shows the action node and its
+ * trigger as one entry, with the trigger's description, which must speak for both.
+ */
+export async function checkNodesPanelSearch(editor: Editor, owner: Owner, shotDir: string = os.tmpdir()): Promise<string[]> {
+	ensureChromium();
+	const workflowId = await editor.createWorkflow({
+		name: 'Nodes panel search',
+		nodes: [{ id: '5f1e2d3c-4b5a-4697-8877-665544330002', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} }],
+		connections: {},
+		settings: { executionOrder: 'v1' },
+		active: false,
+	});
+	const browser = await openSignedIn(editor.base, owner);
+	const problems: string[] = [];
+	try {
+		const { page } = browser;
+		await page.goto(`${editor.base}/workflow/${workflowId}`);
+		await page.locator('[data-test-id="canvas-node"]').first().waitFor({ state: 'visible' });
+		for (const word of SEARCH_WORDS) {
+			// The canvas "+" opens the nodes panel with its search field focused, as for a user.
+			await page.locator('[data-test-id="canvas-plus-button"], [data-test-id="node-creator-plus-button"]').first().click();
+			await page.waitForTimeout(1_000);
+			await page.keyboard.type(word);
+			const panel = page.locator('[data-test-id="node-creator"]');
+			const found = await panel.getByText('Satellite Tracking', { exact: true }).first().waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false);
+			if (!found) problems.push(`searching "${word}" in the nodes panel does not find Satellite Tracking`);
+			else if (!(await panel.innerText()).includes('read devices, locations and alerts')) problems.push(`the nodes panel entry found by "${word}" does not describe the action node`);
+			await page.keyboard.press('Escape');
+			await page.waitForTimeout(500);
+		}
+	} catch (error) {
+		const shot = await failureShot(browser.page, shotDir, 'nodes-panel');
+		problems.push(`${error instanceof Error ? error.message : String(error)} (what the browser showed: ${shot})`);
+	} finally {
+		await browser.close();
+	}
+	log(`  ${problems.length === 0 ? '✔' : '✘'} editor: the nodes panel finds the package by ${SEARCH_WORDS.join(', ')}${problems.length ? `\n      ${problems.join('\n      ')}` : ''}`);
+	return problems;
+}
+
+/** Every check of this file, against one running editor. */
+export async function runEditorChecks(editor: Editor, owner: Owner, credential: { id: string; name: string }, shotDir?: string): Promise<string[]> {
+	return [...(await checkEventsChangeKeepsSettings(editor, owner, credential, shotDir)), ...(await checkNodesPanelSearch(editor, owner, shotDir))];
+}
+
 async function main(): Promise<number> {
 	const local = await startLocalN8n({ port: await freePort(), owner: DEV_OWNER, tmpPrefix: 'satellite-editor-check-' });
 	try {
-		return (await checkEventsChangeKeepsSettings(local.editor, DEV_OWNER, local.credential)).length === 0 ? 0 : 1;
+		return (await runEditorChecks(local.editor, DEV_OWNER, local.credential)).length === 0 ? 0 : 1;
 	} finally {
 		await local.stop();
 	}

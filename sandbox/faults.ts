@@ -18,6 +18,7 @@ export const FAULT_KINDS = [
 	'successFalse200',
 	'missingPayload',
 	'hugeBody',
+	'dropListed',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -49,6 +50,8 @@ export interface FaultSpec {
 	message?: string;
 	/** hugeBody: default 20 MiB. */
 	sizeBytes?: number;
+	/** dropListed: the ids the answer leaves out of its lists (a listing hiccup, a license lapsing for a while). */
+	ids?: string[];
 }
 
 export interface Fault extends FaultSpec {
@@ -116,7 +119,7 @@ function matches(fault: Fault, request: RequestFacts): boolean {
 }
 
 export function strikesAfterProcessing(fault: Fault): boolean {
-	return fault.kind === 'missingPayload' || fault.afterApply === true;
+	return fault.kind === 'missingPayload' || fault.kind === 'dropListed' || fault.afterApply === true;
 }
 
 /** What the client receives instead of (or in place of) the real answer. */
@@ -139,6 +142,8 @@ export function faultOutcome(fault: Fault, realAnswer?: Answer): Outcome {
 			return withoutPayload(realAnswer);
 		case 'hugeBody':
 			return hugeAnswer(fault.sizeBytes ?? 20 * 1024 * 1024);
+		case 'dropListed':
+			return jsonAnswer(realAnswer?.status ?? 200, withoutListed(realAnswer?.json, new Set(fault.ids)));
 		case 'slow':
 			return realAnswer ?? jsonAnswer(500, { success: false, error: 'No answer to delay.' });
 	}
@@ -167,6 +172,16 @@ function withoutPayload(answer: Answer | undefined): Answer {
 			? Object.fromEntries(Object.entries(json).filter(([key]) => (ENVELOPE_KEYS as readonly string[]).includes(key)))
 			: { success: true, error: null };
 	return jsonAnswer(answer?.status ?? 200, envelopeOnly);
+}
+
+/** The answer with every list entry named in `ids` left out: an object with that `id`, or that id itself. */
+function withoutListed(value: unknown, ids: Set<string>): unknown {
+	if (Array.isArray(value)) {
+		const listed = (entry: unknown) => ids.has(typeof entry === 'object' && entry !== null ? String((entry as { id?: unknown }).id) : String(entry));
+		return value.filter((entry) => !listed(entry)).map((entry) => withoutListed(entry, ids));
+	}
+	if (typeof value !== 'object' || value === null) return value;
+	return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, withoutListed(entry, ids)]));
 }
 
 function hugeAnswer(sizeBytes: number): Answer {

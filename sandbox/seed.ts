@@ -4,6 +4,7 @@
  */
 import type { Device, Group, User } from '../nodes/shared/wire';
 import { Rng, hashSeed } from './random';
+import type { TelemetryRole } from './telemetry';
 import type { GeoPoint, HistoryPlan } from './track';
 
 const DAY_MS = 86_400_000;
@@ -57,6 +58,8 @@ export interface SeedFacts {
 	/** A critical alert (SOS) 30 minutes before the device's newest fix. */
 	criticalAlertDeviceIds: string[];
 	withoutPhoneNumberDeviceIds: string[];
+	/** Devices whose telemetry tells a story (telemetry.ts), by role; reefers are tagged `cargo: chilled`. */
+	telemetryDeviceIds: Record<TelemetryRole, string[]>;
 }
 
 export const NEVER_REPORTED_INDEX = 10;
@@ -71,6 +74,15 @@ const hasNoExpiry = (index: number) => index % 8 === 0;
 const isSilent = (index: number) => index % 6 === 5;
 const hasCriticalAlert = (index: number) => index % 7 === 3 && index !== NEVER_REPORTED_INDEX;
 const hasNoPhoneNumber = (index: number) => index % 9 === 0;
+const TELEMETRY_ROLES: Partial<Record<number, TelemetryRole>> = {
+	1: 'batteryDrain',
+	2: 'reefer',
+	3: 'doorSensor',
+	7: 'reeferFailed',
+	8: 'fuelTheft',
+};
+const telemetryRole = (index: number): TelemetryRole | undefined => TELEMETRY_ROLES[index % 10];
+const isReefer = (index: number) => telemetryRole(index)?.startsWith('reefer') === true;
 
 export function seedDevices(count: number, seed: number, now: number): SeededDevice[] {
 	const seeded: SeededDevice[] = [];
@@ -89,7 +101,7 @@ function seedDevice(index: number, seed: number, now: number): SeededDevice {
 		name: `${typeName} ${String(index).padStart(2, '0')}`,
 		description: `${typeName} of the ${fleet} fleet, based in ${home.name}`,
 		min: hasNoPhoneNumber(index) ? null : `+1555${String(index).padStart(7, '0')}`,
-		tags: { fleet, type },
+		tags: isReefer(index) ? { fleet, type, cargo: 'chilled' } : { fleet, type },
 		expires: seedExpiry(index, now),
 	};
 	if (index === NEVER_REPORTED_INDEX) return { device, home };
@@ -101,6 +113,8 @@ function seedDevice(index: number, seed: number, now: number): SeededDevice {
 		intervalMinutes: FIX_INTERVAL_MINUTES,
 		criticalAlertFromNewest: hasCriticalAlert(index) ? 30 / FIX_INTERVAL_MINUTES : undefined,
 	};
+	const role = telemetryRole(index);
+	if (role) historyPlan.telemetry = { role, anchor: now };
 	return { device, home, historyPlan };
 }
 
@@ -124,6 +138,9 @@ export function seedFacts(count: number): SeedFacts {
 		silentDeviceIds: ids((index) => isSilent(index) && index !== NEVER_REPORTED_INDEX),
 		criticalAlertDeviceIds: ids(hasCriticalAlert),
 		withoutPhoneNumberDeviceIds: ids(hasNoPhoneNumber),
+		telemetryDeviceIds: Object.fromEntries(
+			Object.values(TELEMETRY_ROLES).map((role) => [role, ids((index) => index !== NEVER_REPORTED_INDEX && telemetryRole(index) === role)]),
+		) as Record<TelemetryRole, string[]>,
 	};
 }
 

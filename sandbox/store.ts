@@ -167,7 +167,8 @@ export class SandboxStore {
 		const stepMinutes = minutes / steps;
 		const newest = history.locations.newest();
 		const rng = new Rng(hashSeed(this.options.seed, 'move', deviceId, history.locations.size));
-		const walker = newest ? Walker.continuing(record.home, newest, rng) : Walker.startingAt(record.home, rng);
+		const telemetry = record.historyPlan?.telemetry;
+		const walker = newest ? Walker.continuing(record.home, newest, rng, telemetry) : Walker.startingAt(record.home, rng, telemetry);
 		const startAt = newest ? Date.parse(newest.dateTime) : now - minutes * 60_000;
 		const dates = moveDates(startAt, now, steps, stepMinutes);
 		return dates.map((at) => {

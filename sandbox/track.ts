@@ -5,6 +5,7 @@
  */
 import { NOTIFICATION_CHANNEL, type Alert, type Location } from '../nodes/shared/wire';
 import { Rng } from './random';
+import { readTelemetry, type Telemetry, type TelemetryReading } from './telemetry';
 
 export interface GeoPoint {
 	latitude: number;
@@ -85,13 +86,16 @@ export interface StepOptions {
 }
 
 export class Walker {
+	private doorOpen = false;
+
 	private constructor(
 		private readonly home: GeoPoint,
 		private readonly state: WalkerState,
 		private readonly rng: Rng,
+		private readonly telemetry?: Telemetry,
 	) {}
 
-	static startingAt(home: GeoPoint, rng: Rng): Walker {
+	static startingAt(home: GeoPoint, rng: Rng, telemetry?: Telemetry): Walker {
 		return new Walker(
 			home,
 			{
@@ -106,11 +110,12 @@ export class Walker {
 				inactiveSeconds: 0,
 			},
 			rng,
+			telemetry,
 		);
 	}
 
 	/** Continues from a device's newest fix, so moved devices pick up where they were. */
-	static continuing(home: GeoPoint, last: Location, rng: Rng): Walker {
+	static continuing(home: GeoPoint, last: Location, rng: Rng, telemetry?: Telemetry): Walker {
 		return new Walker(
 			home,
 			{
@@ -125,13 +130,17 @@ export class Walker {
 				inactiveSeconds: last.inactiveSeconds ?? 0,
 			},
 			rng,
+			telemetry,
 		);
 	}
 
 	step(minutes: number, at: Date, options: StepOptions = {}): Step {
+		const reading = this.telemetry && readTelemetry(this.telemetry, at.getTime(), minutes, this.rng);
 		this.changeSpeed(options.keepMoving ?? false);
+		if (reading?.parked) this.state.speed = 0;
 		this.drive(minutes);
 		this.updateGauges(minutes);
+		if (reading) this.tellStory(reading);
 		const kind = this.drawAlert(options.forceAlert);
 		const warning = this.rng.chance(0.01) ? [WEAK_GPS] : [];
 		const location = this.toLocation(at, kind, warning);
@@ -187,6 +196,15 @@ export class Walker {
 		s.temperature = clamp(s.temperature + this.rng.between(-0.4, 0.4), -20, 45);
 	}
 
+	/** A story's telemetry (see telemetry.ts) over the walker's own. */
+	private tellStory(reading: TelemetryReading): void {
+		const s = this.state;
+		if (reading.temperature !== undefined) s.temperature = reading.temperature;
+		if (reading.battery !== undefined) s.battery = reading.battery;
+		if (reading.fuelLost) s.fuel = Math.max(0, s.fuel - reading.fuelLost);
+		if (reading.doorOpen !== undefined) this.doorOpen = reading.doorOpen;
+	}
+
 	private drawAlert(forced: string | undefined): AlertKind | undefined {
 		if (forced) return ALERT_KINDS.find((kind) => kind.name === forced);
 		return ALERT_KINDS.find((kind) => kind.applies(this.state) && this.rng.chance(kind.probability));
@@ -220,7 +238,7 @@ export class Walker {
 			hasCriticalAlert: kind?.critical ?? false,
 			attributes: { ignition: ignition ? 'on' : 'off', satellites: String(this.rng.int(5, 14)) },
 			accessoriesAttributes: [],
-			inputs: [ignition, false],
+			inputs: [ignition, this.doorOpen],
 			outputs: [false],
 		};
 	}
@@ -250,10 +268,12 @@ export interface HistoryPlan {
 	intervalMinutes: number;
 	/** Index (from the newest fix backwards) that carries a critical alert, for trigger tests. */
 	criticalAlertFromNewest?: number;
+	/** The story the device's telemetry tells, if it plays one. */
+	telemetry?: Telemetry;
 }
 
 export function generateHistory(plan: HistoryPlan): History {
-	const walker = Walker.startingAt(plan.home, plan.rng);
+	const walker = Walker.startingAt(plan.home, plan.rng, plan.telemetry);
 	const history: History = { locations: [], alerts: [] };
 	for (let index = 0; index < plan.count; index++) {
 		const fromNewest = plan.count - 1 - index;

@@ -21,6 +21,23 @@ export const latestFixParameters = (requestSettings: IDataObject = {}): INodePar
 	requestSettings: requestSettings as INodeParameters,
 });
 
+/**
+ * Every event that reads only the fixes (Daily Limit Near makes an alerts call per device), with a
+ * geofence and two threshold rules: what state per device grows to when a workflow watches it all.
+ */
+const everyFixEventParameters: INodeParameters = {
+	events: ['locationUpdated', 'geofenceEntered', 'geofenceExited', 'geofenceDwell', 'deviceSilent', 'deviceBackOnline', 'criticalAlert', 'deviceExpiring', 'valueCrossed', 'fuelDropped', 'inputChanged'],
+	readMode: 'latestFix',
+	deviceSelection: 'all',
+	geofences: { circle: [{ name: 'London', latitude: 51.5072, longitude: -0.1276, radius: 20_000 }] },
+	thresholdRules: {
+		rule: [
+			{ field: 'temperature', direction: 'above', value: 8, hysteresis: 1 },
+			{ field: 'battery', direction: 'below', value: 20, hysteresis: 2 },
+		],
+	},
+};
+
 interface PollRun {
 	wallMs: number;
 	/** API requests, token calls excluded. */
@@ -69,6 +86,12 @@ async function pollDevices(ctx: BenchContext, devices: number): Promise<void> {
 			rounds.push({ poll: polled, ceilingMs: ceilingBefore ?? (await ceilingRun()) });
 		}
 		const stateBytes = Buffer.byteLength(JSON.stringify(staticData));
+		// The same devices watched for every fix-based event: a baseline poll, a move, a poll.
+		const everyEventData: IDataObject = {};
+		await engine.poll(everyFixEventParameters, everyEventData);
+		await sandbox.moveDevices(10);
+		await engine.poll(everyFixEventParameters, everyEventData);
+		const everyEventBytes = Buffer.byteLength(JSON.stringify(everyEventData));
 		const pollMs = median(rounds.map((round) => round.poll.wallMs));
 		const ceilingMs = median(rounds.map((round) => round.ceilingMs));
 		const events = Math.min(...rounds.map((round) => round.poll.events));
@@ -101,6 +124,14 @@ async function pollDevices(ctx: BenchContext, devices: number): Promise<void> {
 				unit: 'bytes',
 				verdict: 'info',
 				note: `${(stateBytes / 1024).toFixed(0)} KiB in all, as JSON`,
+			},
+			{
+				id: `P3.${devices}.stateBytesPerDeviceEveryEvent`,
+				figure: `P3 trigger, ${devices} devices: static data per device, every fix-based event selected`,
+				value: everyEventBytes / devices,
+				unit: 'bytes',
+				verdict: 'info',
+				note: `${(everyEventBytes / 1024).toFixed(0)} KiB in all; one geofence, two threshold rules, inputs, fuel, silence`,
 			},
 		);
 		ctx.details[`P3.${devices}`] = { devices, first, rounds, stateBytes };

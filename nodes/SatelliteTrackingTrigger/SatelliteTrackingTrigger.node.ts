@@ -10,8 +10,9 @@ import {
 
 import * as listSearch from '../shared/listSearch';
 import { TrackingApiClient } from '../shared/transport';
-import { advance, sampleEvents } from './detection/advance';
+import { advance } from './detection/advance';
 import { planReads } from './detection/plan';
+import { sampleEvents } from './detection/samples';
 import { emptyState, readState } from './detection/state';
 import type { TriggerEvent } from './detection/types';
 import { CREDENTIAL_TYPE } from '../shared/wire';

@@ -95,7 +95,7 @@ const geofences: INodeProperties = {
 	typeOptions: { multipleValues: true },
 	placeholder: 'Add Geofence',
 	default: {},
-	displayOptions: showFor(['geofenceEntered', 'geofenceExited']),
+	displayOptions: showFor(['geofenceEntered', 'geofenceExited', 'geofenceDwell']),
 	description: 'Editing a geofence starts it afresh: where devices are is recorded again, without events',
 	options: [
 		{

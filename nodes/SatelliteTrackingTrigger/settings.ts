@@ -7,10 +7,25 @@ import { DEFAULT_NEAR_SHARE } from '../shared/notifications';
 import type { ClientOptions } from '../shared/transport';
 import { DEFAULT_EXPIRING_WITHIN_DAYS } from './detection/detectors/deviceExpiring';
 import { DEFAULT_SILENT_AFTER_MINUTES } from './detection/detectors/deviceSilent';
+import {
+	DEFAULT_FUEL_DROP_AMOUNT,
+	DEFAULT_FUEL_DROP_MAX_SPEED,
+	DEFAULT_FUEL_DROP_WITHIN_MINUTES,
+} from './detection/detectors/fuelDropped';
+import { DEFAULT_DWELL_MINUTES } from './detection/detectors/geofenceDwell';
 import type { ReadMode } from './detection/plan';
 import type { DeviceSelection } from './detection/selection';
-import { EVENT_KINDS, type DailyLimitSettings, type DetectionSettings, type EventKind } from './detection/types';
-import { toNonEmptyText, toNumberInRange, toResourceId, type Check } from '../shared/validation';
+import {
+	EVENT_KINDS,
+	NUMERIC_FIX_FIELDS,
+	type DailyLimitSettings,
+	type DetectionSettings,
+	type EventKind,
+	type FuelDropSettings,
+	type InputChangeSettings,
+	type ThresholdRule,
+} from './detection/types';
+import { preview, toNonEmptyText, toNumberInRange, toResourceId, type Check } from '../shared/validation';
 import { DEFAULT_TIME_ZONE, toTimeZone } from '../shared/zonedDay';
 
 export interface TriggerSettings {
@@ -33,7 +48,7 @@ export function readSettings(context: IPollFunctions): TriggerSettings {
 	);
 	if (events.length === 0) throw new NodeOperationError(context.getNode(), 'Choose at least one event to watch for');
 	const geofences = readGeofences(parameter('geofences', {}), check);
-	if (geofences.length === 0 && events.some((kind) => kind === 'geofenceEntered' || kind === 'geofenceExited')) {
+	if (geofences.length === 0 && events.some((kind) => kind === 'geofenceEntered' || kind === 'geofenceExited' || kind === 'geofenceDwell')) {
 		throw new NodeOperationError(context.getNode(), 'Add at least one geofence to watch for geofence events');
 	}
 	const budget = parameter<IDataObject>('requestSettings', {});
@@ -50,6 +65,10 @@ export function readSettings(context: IPollFunctions): TriggerSettings {
 				.map((text) => text.trim().toLowerCase())
 				.filter((text) => text !== ''),
 			dailyLimit: events.includes('dailyLimitNear') ? readDailyLimit(context, parameter, check) : undefined,
+			thresholdRules: events.includes('valueCrossed') ? readThresholdRules(context, parameter, check) : undefined,
+			fuelDrop: events.includes('fuelDropped') ? readFuelDrop(parameter, check) : undefined,
+			inputChange: events.includes('inputChanged') ? readInputChange(parameter, check) : undefined,
+			dwellMinutes: events.includes('geofenceDwell') ? check('Dwell (Minutes)', toPositive(parameter('dwellMinutes', DEFAULT_DWELL_MINUTES))) : undefined,
 			emitCurrentState: parameter<IDataObject>('options', {}).emitCurrentState === true,
 		},
 		selection: readSelection(parameter, check),
@@ -131,4 +150,67 @@ function readGeofences(collection: IDataObject, check: Checker): Geofence[] {
 		),
 	];
 	return [...new Map(geofences.map((geofence) => [geofence.id, geofence])).values()];
+}
+
+function readThresholdRules(context: IPollFunctions, parameter: Parameter, check: Checker): ThresholdRule[] {
+	const rows = parameter<{ rule?: IDataObject[] }>('thresholdRules', {}).rule ?? [];
+	if (rows.length === 0) throw new NodeOperationError(context.getNode(), 'Add at least one threshold rule to watch for telemetry thresholds');
+	return rows.map((row, index) => {
+		const label = (name: string) => `Rule ${index + 1} ${name}`;
+		const tagKey = String(row.tagKey ?? '').trim();
+		const rule: ThresholdRule = {
+			field: check(label('Field'), toOneOf(row.field, NUMERIC_FIX_FIELDS)),
+			direction: check(label('Direction'), toOneOf(row.direction, ['above', 'below'] as const)),
+			value: check(label('Value'), toNumberInRange(row.value, -Infinity, Infinity)),
+			hysteresis: check(label('Hysteresis'), toNumberInRange(row.hysteresis ?? 0, 0, Infinity)),
+		};
+		if (tagKey !== '') rule.tag = { key: tagKey, value: String(row.tagValue ?? '').trim() };
+		return rule;
+	});
+}
+
+function readFuelDrop(parameter: Parameter, check: Checker): FuelDropSettings {
+	return {
+		amount: check('Fuel Drop Amount', toNumberInRange(parameter('fuelDropAmount', DEFAULT_FUEL_DROP_AMOUNT), 0, Infinity)),
+		withinMinutes: check('Fuel Drop Within (Minutes)', toPositive(parameter('fuelDropWithinMinutes', DEFAULT_FUEL_DROP_WITHIN_MINUTES))),
+		maxSpeed: check('Fuel Drop Max Speed', toNumberInRange(parameter('fuelDropMaxSpeed', DEFAULT_FUEL_DROP_MAX_SPEED), 0, Infinity)),
+	};
+}
+
+const LINES: Record<string, InputChangeSettings['lines']> = { inputs: ['input'], outputs: ['output'], both: ['input', 'output'] };
+
+function readInputChange(parameter: Parameter, check: Checker): InputChangeSettings {
+	return {
+		lines: LINES[check('Lines', toOneOf(parameter('inputLines', 'inputs'), ['inputs', 'outputs', 'both'] as const))],
+		indexes: check('Inputs', toIndexList(parameter('inputIndexes', ''))),
+		direction: check('Input Switches', toOneOf(parameter('inputDirection', 'both'), ['on', 'off', 'both'] as const)),
+	};
+}
+
+function toPositive(value: unknown): Check<number> {
+	const number = toNumberInRange(value, -Infinity, Infinity);
+	if (!number.ok) return number;
+	return number.value > 0 ? number : { ok: false, problem: `must be above 0 (got ${number.value})` };
+}
+
+function toOneOf<T extends string>(value: unknown, allowed: readonly T[]): Check<T> {
+	return (allowed as readonly unknown[]).includes(value)
+		? { ok: true, value: value as T }
+		: { ok: false, problem: `must be one of ${allowed.join(', ')} (got ${preview(value)})` };
+}
+
+/** `0, 2` (or an expression's array) as input indexes; empty for all. */
+function toIndexList(value: unknown): Check<number[]> {
+	const parts = Array.isArray(value) ? value : String(value ?? '').split(',');
+	const indexes: number[] = [];
+	for (const part of parts) {
+		const text = String(part).trim();
+		if (text === '') continue;
+		const index = Number(text);
+		if (!Number.isInteger(index) || index < 0) {
+			return { ok: false, problem: `must list input numbers from 0, separated by commas (got ${preview(value)})` };
+		}
+		indexes.push(index);
+	}
+	return { ok: true, value: [...new Set(indexes)] };
 }

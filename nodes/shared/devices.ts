@@ -31,11 +31,13 @@ export function filterDevices(devices: Device[], filters: DeviceFilters, now: Da
 		if (filters.status === 'active' && isExpired(device, now)) return false;
 		if (filters.status === 'expired' && !isExpired(device, now)) return false;
 		if (name !== '' && !(device.name ?? '').toLowerCase().includes(name)) return false;
-		if (tagKey !== '') {
-			const value = device.tags?.[tagKey];
-			if (value === undefined) return false;
-			if ((filters.tagValue ?? '') !== '' && value !== filters.tagValue) return false;
-		}
+		if (tagKey !== '' && !hasTag(device, tagKey, filters.tagValue ?? '')) return false;
 		return true;
 	});
+}
+
+/** The device has the tag, with this value unless `value` is empty. */
+export function hasTag(device: Pick<Device, 'tags'>, key: string, value: string): boolean {
+	const tagged = device.tags?.[key];
+	return tagged !== undefined && (value === '' || tagged === value);
 }

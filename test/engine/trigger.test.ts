@@ -5,69 +5,20 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { SatelliteTrackingTrigger } from '../../nodes/SatelliteTrackingTrigger/SatelliteTrackingTrigger.node.ts';
 import type { TriggerEvent } from '../../nodes/SatelliteTrackingTrigger/detection/types';
 import type { Device, Location } from '../../nodes/shared/wire';
-import { DEMO_API_KEY, DEMO_USER_NAME, startSandbox, type FixInput, type Sandbox, type SandboxOptions } from '../../sandbox/server';
-import { Engine, TRIGGER_NODE_TYPE, registerNodeType } from '../support/engine';
+import type { FixInput, Sandbox } from '../../sandbox/server';
 import { byId } from '../support/sandboxed';
 import { fakeDateFrom } from '../support/clock';
+import { restartedFrom, triggerState, withTriggerSandbox } from '../support/trigger';
+import { ABSENT_RETENTION_MS } from '../../nodes/SatelliteTrackingTrigger/detection/advance';
 
 const MINUTE = 60_000;
-const TOKEN_ROUTE = 'POST /api/Auth/Token';
 
 afterEach(() => jest.useRealTimers());
 
-interface Harness {
-	sandbox: Sandbox;
-	engine: Engine;
-	/** Events of one poll, as the workflow would receive them. */
-	poll(parameters: INodeParameters, staticData: IDataObject, mode?: 'trigger' | 'manual'): Promise<TriggerEvent[]>;
-	/** The API requests (token calls aside) the last poll made. */
-	lastPollRequests(): Array<{ route: string | null; deviceId?: string; body: unknown }>;
-	/** A new node instance and engine, as after an n8n restart. */
-	restart(): void;
-}
-
-async function withSandbox(options: SandboxOptions, test: (harness: Harness) => Promise<void>): Promise<void> {
-	const sandbox = await startSandbox({ port: 0, ...options });
-	let engine = new Engine({ baseUrl: sandbox.url, userName: DEMO_USER_NAME, apiKey: DEMO_API_KEY });
-	let logStart = 0;
-	let logEnd = 0;
-	const harness: Harness = {
-		sandbox,
-		get engine() {
-			return engine;
-		},
-		async poll(parameters, staticData, mode = 'trigger') {
-			logStart = sandbox.requestLog.length;
-			try {
-				const output = await engine.poll(parameters, staticData, mode);
-				return (output?.[0] ?? []).map((item) => item.json as unknown as TriggerEvent);
-			} finally {
-				logEnd = sandbox.requestLog.length;
-			}
-		},
-		lastPollRequests: () =>
-			sandbox.requestLog
-				.slice(logStart, logEnd)
-				.filter((entry) => entry.route !== TOKEN_ROUTE)
-				.map((entry) => ({ route: entry.route, deviceId: entry.deviceId, body: entry.body })),
-		restart() {
-			registerNodeType(TRIGGER_NODE_TYPE, new SatelliteTrackingTrigger());
-			engine = new Engine({ baseUrl: sandbox.url, userName: DEMO_USER_NAME, apiKey: DEMO_API_KEY });
-		},
-	};
-	try {
-		await test(harness);
-	} finally {
-		await sandbox.close();
-	}
-}
-
 const key = (event: TriggerEvent) => [event.event, event.deviceId, event.geofence].filter(Boolean).join('|');
 const keys = (events: TriggerEvent[]) => events.map(key).sort();
-const restartedFrom = (staticData: IDataObject): IDataObject => JSON.parse(JSON.stringify(staticData));
 
 function addDevice(sandbox: Sandbox, id: string, extra: Partial<Device> = {}): void {
 	sandbox.store.addDevice({ id, name: `Scripted ${id}`, tags: { scripted: 'yes' }, expires: null, ...extra });
@@ -90,7 +41,7 @@ describe('Satellite Tracking Trigger', () => {
 		const T0 = Date.parse('2026-05-04T08:00:00Z');
 		const setNow = fakeDateFrom(T0);
 		const at = (poll: number) => T0 + poll * 5 * MINUTE;
-		await withSandbox({ deviceCount: 8 }, async (h) => {
+		await withTriggerSandbox({ deviceCount: 8 }, async (h) => {
 			const { sandbox } = h;
 			const silentSeeded = sandbox.store.facts.silentDeviceIds;
 			const movingSeeded = sandbox.store.listDevices().map((device) => device.id).filter((id) => !silentSeeded.includes(id));
@@ -148,7 +99,8 @@ describe('Satellite Tracking Trigger', () => {
 						if (!now || now.dateTime === previousLatest.get(id)?.dateTime) continue;
 						expected.push(`locationUpdated|${id}`);
 						const texts = [...(now.alertTexts ?? []), ...(now.alerts ?? [])];
-						if (texts.some((text) => text.toLowerCase().includes('sos'))) expected.push(`criticalAlert|${id}`);
+						// The filter keeps SOS texts; a fix flagged critical passes whatever its texts.
+						if (now.hasCriticalAlert || texts.some((text) => text.toLowerCase().includes('sos'))) expected.push(`criticalAlert|${id}`);
 					}
 					for (const [event, polls] of Object.entries(scripted)) if (polls.includes(poll)) expected.push(event);
 				}
@@ -181,7 +133,7 @@ describe('Satellite Tracking Trigger', () => {
 	it('re-emits nothing after a restart, and the restarted trigger reports what comes next', async () => {
 		const T0 = Date.parse('2026-05-04T08:00:00Z');
 		const setNow = fakeDateFrom(T0);
-		await withSandbox({ deviceCount: 6 }, async (h) => {
+		await withTriggerSandbox({ deviceCount: 6 }, async (h) => {
 			const parameters = { events: ['locationUpdated', 'criticalAlert', 'deviceSilent', 'deviceExpiring'], silentAfterMinutes: 30 };
 			const staticData: IDataObject = {};
 			expect(await h.poll(parameters, staticData)).toEqual([]);
@@ -201,7 +153,7 @@ describe('Satellite Tracking Trigger', () => {
 	it('Every-fix mode reports a geofence entry and exit that happened entirely between two polls', async () => {
 		const T0 = Date.parse('2026-05-04T08:00:00Z');
 		const setNow = fakeDateFrom(T0);
-		await withSandbox({ deviceCount: 2 }, async (h) => {
+		await withTriggerSandbox({ deviceCount: 2 }, async (h) => {
 			addDevice(h.sandbox, 'van-7');
 			addFix(h.sandbox, 'van-7', T0 - 10 * MINUTE, OUT_OF_DEPOT);
 			const base = { events: ['geofenceEntered', 'geofenceExited', 'criticalAlert'], geofences, deviceSelection: 'tag', tagKey: 'scripted', tagValue: 'yes' };
@@ -245,7 +197,7 @@ describe('Satellite Tracking Trigger', () => {
 	it('loses none of the events of devices whose reads fail; throws when every read fails', async () => {
 		const T0 = Date.parse('2026-05-04T08:00:00Z');
 		const setNow = fakeDateFrom(T0);
-		await withSandbox({ deviceCount: 1 }, async (h) => {
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
 			const ids = ['dev-a', 'dev-b', 'dev-c'];
 			for (const id of ids) {
 				addDevice(h.sandbox, id);
@@ -270,7 +222,7 @@ describe('Satellite Tracking Trigger', () => {
 			expect(fixTimes(partial, 'dev-a')).toEqual([iso(1), iso(2)]);
 			expect(fixTimes(partial, 'dev-b')).toEqual([]);
 			expect(fixTimes(partial, 'dev-c')).toEqual([iso(1), iso(2)]);
-			expect((staticData['node:Trigger'] as IDataObject).state).toMatchObject({ retry: ['dev-b'] });
+			expect(triggerState(staticData)).toMatchObject({ retry: ['dev-b'] });
 
 			h.sandbox.faults.remove(fault.id);
 			for (const id of ids) addFix(h.sandbox, id, T0 + 6 * MINUTE, { latitude: 1.1, longitude: 1 });
@@ -279,7 +231,7 @@ describe('Satellite Tracking Trigger', () => {
 			expect(fixTimes(recovered, 'dev-a')).toEqual([iso(6)]);
 			expect(fixTimes(recovered, 'dev-b')).toEqual([iso(1), iso(2), iso(6)]);
 			expect(fixTimes(recovered, 'dev-c')).toEqual([iso(6)]);
-			expect((staticData['node:Trigger'] as IDataObject).state).not.toHaveProperty('retry');
+			expect(triggerState(staticData)).not.toHaveProperty('retry');
 
 			h.sandbox.faults.inject({ match: { path: /\/locations$/ }, kind: 'status', status: 403, message: 'Simulated: no access' });
 			for (const id of ids) addFix(h.sandbox, id, T0 + 11 * MINUTE, { latitude: 1.2, longitude: 1 });
@@ -294,7 +246,7 @@ describe('Satellite Tracking Trigger', () => {
 	});
 
 	it('makes N+1 requests per poll in Latest-fix mode, and keeps to Max Requests per Poll by round robin', async () => {
-		await withSandbox({ deviceCount: 12 }, async (h) => {
+		await withTriggerSandbox({ deviceCount: 12 }, async (h) => {
 			const devices = h.sandbox.store.listDevices().map((device) => device.id).sort();
 			const unlimited = { events: ['locationUpdated'] };
 			await h.poll(unlimited, {});
@@ -336,7 +288,7 @@ describe('Satellite Tracking Trigger', () => {
 	it('loses no fix in Every-fix mode when the budget spreads devices over several polls', async () => {
 		const T0 = Date.parse('2026-05-04T08:00:00Z');
 		const setNow = fakeDateFrom(T0);
-		await withSandbox({ deviceCount: 9 }, async (h) => {
+		await withTriggerSandbox({ deviceCount: 9 }, async (h) => {
 			const parameters = { events: ['locationUpdated'], readMode: 'everyFix', requestSettings: { maxRequestsPerPoll: 4 } };
 			const staticData: IDataObject = {};
 			const baselineAt = new Map<string, number>();
@@ -371,7 +323,7 @@ describe('Satellite Tracking Trigger', () => {
 	});
 
 	it('backs off on a 429 without failing the poll', async () => {
-		await withSandbox({ deviceCount: 4 }, async (h) => {
+		await withTriggerSandbox({ deviceCount: 4 }, async (h) => {
 			const parameters = { events: ['locationUpdated'] };
 			const staticData: IDataObject = {};
 			await h.poll(parameters, staticData);
@@ -391,7 +343,7 @@ describe('Satellite Tracking Trigger', () => {
 	});
 
 	it('watches only the selected devices, or those with a tag', async () => {
-		await withSandbox({ deviceCount: 8 }, async (h) => {
+		await withTriggerSandbox({ deviceCount: 8 }, async (h) => {
 			const selected = {
 				events: ['locationUpdated'],
 				deviceSelection: 'selected',
@@ -406,20 +358,129 @@ describe('Satellite Tracking Trigger', () => {
 		});
 	});
 
-	it('prunes devices that left the account from its state', async () => {
-		await withSandbox({ deviceCount: 3 }, async (h) => {
+	it('prunes a device that left the account from its state after ABSENT_RETENTION_MS', async () => {
+		const T0 = Date.parse('2026-05-04T08:00:00Z');
+		const setNow = fakeDateFrom(T0);
+		await withTriggerSandbox({ deviceCount: 3 }, async (h) => {
 			const staticData: IDataObject = {};
 			await h.poll({ events: ['locationUpdated'] }, staticData);
-			const state = () => (staticData['node:Trigger'] as { state: { devices: IDataObject } }).state;
-			expect(Object.keys(state().devices).sort()).toEqual(['device001', 'device002', 'device003']);
+			expect(Object.keys(triggerState(staticData).devices).sort()).toEqual(['device001', 'device002', 'device003']);
 			h.sandbox.store.removeDevice('device002');
 			await h.poll({ events: ['locationUpdated'] }, staticData);
-			expect(Object.keys(state().devices).sort()).toEqual(['device001', 'device003']);
+			// Kept, marked with when it went missing (the fake clock runs on by a few milliseconds).
+			expect(triggerState(staticData).devices.device002).toMatchObject({ absentSince: expect.stringMatching(/^2026-05-04T08:00:/) });
+			setNow(T0 + ABSENT_RETENTION_MS + MINUTE);
+			await h.poll({ events: ['locationUpdated'] }, staticData);
+			expect(Object.keys(triggerState(staticData).devices).sort()).toEqual(['device001', 'device003']);
+		});
+	});
+
+	it('loses nothing a device did while one device listing left it out, in either mode', async () => {
+		const T0 = Date.parse('2026-05-04T08:00:00Z');
+		const setNow = fakeDateFrom(T0);
+		await withTriggerSandbox({ deviceCount: 2 }, async (h) => {
+			addDevice(h.sandbox, 'van-7');
+			addFix(h.sandbox, 'van-7', T0 - MINUTE, IN_DEPOT);
+			const base = { events: ['locationUpdated', 'geofenceExited'], geofences, deviceSelection: 'tag', tagKey: 'scripted', tagValue: 'yes' };
+			const modes = { everyFix: { ...base, readMode: 'everyFix' }, latestFix: { ...base, readMode: 'latestFix' } };
+			const data: Record<keyof typeof modes, IDataObject> = { everyFix: {}, latestFix: {} };
+			for (const mode of ['everyFix', 'latestFix'] as const) expect(await h.poll(modes[mode], data[mode])).toEqual([]);
+
+			// An API hiccup: the next listing of each trigger leaves van-7 out, while it drives out of the depot.
+			h.sandbox.faults.inject({ match: { method: 'GET', path: '/api/devices' }, kind: 'dropListed', ids: ['van-7'], times: 2 });
+			addFix(h.sandbox, 'van-7', T0 + 2 * MINUTE, OUT_OF_DEPOT);
+			setNow(T0 + 5 * MINUTE);
+			for (const mode of ['everyFix', 'latestFix'] as const) {
+				expect(await h.poll(modes[mode], data[mode])).toEqual([]);
+				expect(h.lastPollRequests().map((r) => r.route)).toEqual(['GET /api/devices']);
+			}
+			addFix(h.sandbox, 'van-7', T0 + 6 * MINUTE, { latitude: 10.11, longitude: 10 });
+			addFix(h.sandbox, 'van-7', T0 + 7 * MINUTE, { latitude: 10.12, longitude: 10 });
+			setNow(T0 + 10 * MINUTE);
+
+			const iso = (minute: number) => new Date(T0 + minute * MINUTE).toISOString();
+			const seen = (events: TriggerEvent[]) => events.map((e) => [e.event, e.location?.dateTime]);
+			expect(seen(await h.poll(modes.everyFix, data.everyFix))).toEqual([
+				['locationUpdated', iso(2)],
+				['geofenceExited', iso(2)],
+				['locationUpdated', iso(6)],
+				['locationUpdated', iso(7)],
+			]);
+			expect(seen(await h.poll(modes.latestFix, data.latestFix))).toEqual([
+				['locationUpdated', iso(7)],
+				['geofenceExited', iso(7)],
+			]);
+			for (const mode of ['everyFix', 'latestFix'] as const) expect(triggerState(data[mode]).devices['van-7']).not.toHaveProperty('absentSince');
+		});
+	});
+
+	it('Every-fix mode reports each of 25 fixes sharing a timestamp once, poll after poll', async () => {
+		const T0 = Date.parse('2026-05-04T08:00:00Z');
+		const setNow = fakeDateFrom(T0);
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+			addDevice(h.sandbox, 'burst-1');
+			addFix(h.sandbox, 'burst-1', T0 - MINUTE, { latitude: 1, longitude: 1 });
+			const parameters = { events: ['locationUpdated'], readMode: 'everyFix', deviceSelection: 'tag', tagKey: 'scripted', tagValue: 'yes' };
+			const staticData: IDataObject = {};
+			expect(await h.poll(parameters, staticData)).toEqual([]);
+			// A device uploading a buffer of fixes that all carry the time it reconnected.
+			const burstAt = T0 + MINUTE;
+			for (let i = 0; i < 25; i++) addFix(h.sandbox, 'burst-1', burstAt, { latitude: 1 + i / 1000, longitude: 1 });
+			const reported: number[] = [];
+			for (let poll = 1; poll <= 5; poll++) {
+				setNow(T0 + poll * 5 * MINUTE);
+				reported.push(...(await h.poll(parameters, staticData)).map((e) => (e.location as Location).latitude));
+			}
+			expect(reported).toEqual(Array.from({ length: 25 }, (_, i) => 1 + i / 1000));
+			expect(JSON.stringify(triggerState(staticData)).length).toBeLessThan(500);
+			// One more arriving late with the same time is new; a newer fix ends the burst.
+			addFix(h.sandbox, 'burst-1', burstAt, { latitude: 2, longitude: 2 });
+			setNow(T0 + 30 * MINUTE);
+			expect((await h.poll(parameters, staticData)).map((e) => (e.location as Location).latitude)).toEqual([2]);
+			addFix(h.sandbox, 'burst-1', T0 + 31 * MINUTE, { latitude: 3, longitude: 3 });
+			setNow(T0 + 35 * MINUTE);
+			expect((await h.poll(parameters, staticData)).map((e) => (e.location as Location).latitude)).toEqual([3]);
+			expect(await h.poll(parameters, staticData)).toEqual([]);
+		});
+	});
+
+	it('gives every item an eventId: a poll repeated from the same saved state yields the same ids, distinct events distinct ids', async () => {
+		const T0 = Date.parse('2026-05-04T08:00:00Z');
+		const setNow = fakeDateFrom(T0);
+		await withTriggerSandbox({ deviceCount: 6 }, async (h) => {
+			// Its license comes within the 7-day window between the two polls.
+			addDevice(h.sandbox, 'van-7', { expires: new Date(T0 + 7 * 24 * 60 * MINUTE + 3 * MINUTE).toISOString() });
+			addFix(h.sandbox, 'van-7', T0 - 10 * MINUTE, IN_DEPOT);
+			const parameters = {
+				events: ['locationUpdated', 'geofenceEntered', 'geofenceExited', 'criticalAlert', 'deviceSilent', 'deviceExpiring'],
+				readMode: 'everyFix',
+				geofences,
+				silentAfterMinutes: 30,
+			};
+			const staticData: IDataObject = {};
+			await h.poll(parameters, staticData);
+			addFix(h.sandbox, 'van-7', T0 + MINUTE, OUT_OF_DEPOT, { hasCriticalAlert: true, alertTexts: ['SOS button pressed'] });
+			addFix(h.sandbox, 'van-7', T0 + 2 * MINUTE, IN_DEPOT);
+			addFix(h.sandbox, 'van-7', T0 + 3 * MINUTE, IN_YARD);
+			h.sandbox.moveDevices({ minutes: 5 });
+			setNow(T0 + 5 * MINUTE);
+			// A crash after the poll, before n8n saved the state: the next poll starts from the same saved state.
+			const saved = restartedFrom(staticData);
+			const first = await h.poll(parameters, restartedFrom(saved));
+			h.restart();
+			setNow(T0 + 6 * MINUTE);
+			const repeated = await h.poll(parameters, restartedFrom(saved));
+			expect(first.length).toBeGreaterThan(8);
+			expect(repeated.map((e) => [e.event, e.deviceId, e.eventId])).toEqual(first.map((e) => [e.event, e.deviceId, e.eventId]));
+			expect(new Set(first.map((e) => e.eventId)).size).toBe(first.length);
+			expect(new Set(first.map((e) => e.event))).toEqual(
+				new Set(['locationUpdated', 'geofenceEntered', 'geofenceExited', 'criticalAlert', 'deviceSilent', 'deviceExpiring']),
+			);
 		});
 	});
 
 	it('"Fetch Test Event" returns real current items and leaves the state untouched', async () => {
-		await withSandbox({ deviceCount: 8 }, async (h) => {
+		await withTriggerSandbox({ deviceCount: 8 }, async (h) => {
 			const staticData: IDataObject = {};
 			const items = await h.poll({ events: ['locationUpdated', 'deviceSilent'], silentAfterMinutes: 60 }, staticData, 'manual');
 			expect(items.length).toBeGreaterThan(0);
@@ -434,8 +495,25 @@ describe('Satellite Tracking Trigger', () => {
 		});
 	});
 
+	it('"Fetch Test Event" with only Geofence Exited selected returns geofenceExited samples with every field of the event', async () => {
+		await withTriggerSandbox({ deviceCount: 8 }, async (h) => {
+			const items = await h.poll({ events: ['geofenceExited'], geofences }, {}, 'manual');
+			expect(items).toHaveLength(1);
+			const [sample] = items;
+			expect(sample).toEqual({
+				event: 'geofenceExited',
+				eventId: expect.stringMatching(/^sample-/),
+				deviceId: expect.any(String),
+				deviceName: h.sandbox.store.getDevice(sample.deviceId)?.name,
+				location: h.sandbox.store.lastLocation(sample.deviceId),
+				geofence: expect.stringMatching(/^(Depot|Yard)$/),
+				sample: true,
+			});
+		});
+	});
+
 	it('emits the current state on the first poll when asked to', async () => {
-		await withSandbox({ deviceCount: 8 }, async (h) => {
+		await withTriggerSandbox({ deviceCount: 8 }, async (h) => {
 			const events = await h.poll({ events: ['deviceSilent', 'deviceExpiring'], silentAfterMinutes: 60, expiringWithinDays: 10, options: { emitCurrentState: true } }, {});
 			const { silentDeviceIds, expiringSoonDeviceIds } = h.sandbox.store.facts;
 			expect(keys(events)).toEqual(
@@ -457,7 +535,7 @@ describe('Satellite Tracking Trigger', () => {
 			const T0 = Date.parse('2026-05-04T18:00:00Z');
 			const setNow = fakeDateFrom(T0);
 			const at = (poll: number) => T0 + poll * 20 * MINUTE;
-			await withSandbox({ deviceCount: 2 }, async (h) => {
+			await withTriggerSandbox({ deviceCount: 2 }, async (h) => {
 				const { sandbox } = h;
 				for (const id of ['calm-1', 'climb-1', 'jump-1']) addDevice(sandbox, id);
 				addFix(sandbox, 'climb-1', T0 - MINUTE, { latitude: 5, longitude: 5 });
@@ -505,6 +583,7 @@ describe('Satellite Tracking Trigger', () => {
 					if (poll === 2) {
 						expect(events[0]).toEqual({
 							event: 'dailyLimitNear',
+							eventId: expect.any(String),
 							deviceId: 'climb-1',
 							deviceName: 'Scripted climb-1',
 							location: sandbox.store.lastLocation('climb-1'),
@@ -527,7 +606,7 @@ describe('Satellite Tracking Trigger', () => {
 		it('adds one alerts call per device only when selected, keeps to Max Requests per Poll, and loses no crossing to the round robin', async () => {
 			const T0 = Date.parse('2026-05-04T08:00:00Z');
 			const setNow = fakeDateFrom(T0);
-			await withSandbox({ deviceCount: 1 }, async (h) => {
+			await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
 				const ids = ['dev-a', 'dev-b', 'dev-c', 'dev-d', 'dev-e', 'dev-f'];
 				for (const id of ids) addDevice(h.sandbox, id);
 				await h.poll({ events: ['locationUpdated', 'deviceSilent'], ...scripted, ...limits }, {});
@@ -569,7 +648,7 @@ describe('Satellite Tracking Trigger', () => {
 		});
 
 		it('refuses a limit of 0, no limit at all, a share out of range and an unknown time zone, naming the field', async () => {
-			await withSandbox({ deviceCount: 1 }, async (h) => {
+			await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
 				const poll = (extra: IDataObject) => h.poll({ events: ['dailyLimitNear'], ...extra }, {});
 				await expect(poll({ dailyLimits: { emailLimit: 0 } })).rejects.toThrow('Daily Email Limit must be 1 or more');
 				await expect(poll({ dailyLimits: { emailLimit: 10, smsLimit: -1 } })).rejects.toThrow('Daily SMS Limit must be 1 or more');
@@ -579,6 +658,182 @@ describe('Satellite Tracking Trigger', () => {
 				// Not selected: its fields are not read at all.
 				await expect(h.poll({ events: ['locationUpdated'], dailyLimits: { emailLimit: 0 } }, {})).resolves.toEqual([]);
 			});
+		});
+	});
+});
+
+describe('telemetry, inputs, back online, dwell and new devices (issue 18)', () => {
+	// The sandbox's seeded stories (sandbox/telemetry.ts): device001's battery drains, device002's
+	// reefer fails, device003's door opens twice an hour apart, device008 is parked over the night
+	// and loses fuel at once. device005 went silent before the start, reports at polls 15 and 16 only.
+	const STORY = { battery: 'device001', reefer: 'device002', door: 'device003', silent: 'device005', parked: 'device008' };
+	const T0 = Date.parse('2026-05-05T01:00:00Z');
+	const at = (poll: number) => T0 + poll * 5 * MINUTE;
+	const detail = (event: TriggerEvent) =>
+		[event.event, event.deviceId, event.field ?? event.geofence ?? (event.input !== undefined ? `input${event.input}` : undefined), event.direction]
+			.filter((part) => part !== undefined)
+			.join('|');
+
+	it.each(['latestFix', 'everyFix'])(
+		'reports each in %s mode exactly once per real occurrence over 28 polls, across two restarts, without flapping',
+		async (readMode) => {
+			const setNow = fakeDateFrom(T0);
+			await withTriggerSandbox({ deviceCount: 8 }, async (h) => {
+				const { sandbox } = h;
+				const store = sandbox.store;
+				expect(store.facts.telemetryDeviceIds).toMatchObject({
+					batteryDrain: [STORY.battery],
+					reefer: [STORY.reefer],
+					doorSensor: [STORY.door],
+					fuelTheft: [STORY.parked],
+				});
+				const parkedAt = store.lastLocation(STORY.parked)!;
+				const moving = store.listDevices().map((d) => d.id).filter((id) => id !== STORY.silent);
+				const expiring = new Date(T0 + 3 * 24 * 60 * MINUTE).toISOString();
+				const parameters: INodeParameters = {
+					events: ['valueCrossed', 'fuelDropped', 'inputChanged', 'deviceSilent', 'deviceBackOnline', 'geofenceDwell', 'deviceExpiring'],
+					readMode,
+					thresholdRules: {
+						rule: [
+							{ field: 'temperature', direction: 'above', value: 8, hysteresis: 1, tagKey: 'cargo', tagValue: 'chilled' },
+							{ field: 'temperature', direction: 'below', value: 2, hysteresis: 1, tagKey: 'cargo', tagValue: 'chilled' },
+							{ field: 'battery', direction: 'below', value: 20, hysteresis: 2 },
+						],
+					},
+					fuelDropAmount: 20,
+					fuelDropWithinMinutes: 15,
+					fuelDropMaxSpeed: 5,
+					inputIndexes: '1',
+					inputDirection: 'on',
+					silentAfterMinutes: 30,
+					geofences: { circle: [{ name: 'Parking', latitude: parkedAt.latitude, longitude: parkedAt.longitude, radius: 200 }] },
+					dwellMinutes: 30,
+					expiringWithinDays: 7,
+				};
+
+				// Ground truth, from the store's fixes and the stories, not from the node.
+				const expected = new Map<string, number[]>();
+				const expect_ = (key: string, poll: number) => expected.set(key, [...(expected.get(key) ?? []), poll]);
+				const history = new Map<string, Location[]>();
+				const firstPoll = (key: string, poll: number) => !expected.has(key) && expect_(key, poll);
+				let staticData: IDataObject = {};
+				const reported = new Map<string, number[]>();
+				for (let poll = 0; poll < 28; poll++) {
+					setNow(at(poll));
+					if (poll > 0) store.moveDevices({ minutes: 5, deviceIds: moving });
+					if (poll === 15 || poll === 16) addFix(sandbox, STORY.silent, at(poll) - MINUTE, store.lastLocation(STORY.silent)!);
+					if (poll >= 18) {
+						if (poll === 18) addDevice(sandbox, 'late-1', { tags: { cargo: 'chilled' }, expires: expiring });
+						addFix(sandbox, 'late-1', at(poll) - MINUTE, { latitude: 5, longitude: 5 }, { temperature: 9 });
+					}
+					for (const device of store.listDevices()) {
+						const fix = store.lastLocation(device.id);
+						if (fix) history.set(device.id, [...(history.get(device.id) ?? []), fix]);
+					}
+					if (poll > 0) {
+						const last = (id: string, back = 0) => history.get(id)![history.get(id)!.length - 1 - back];
+						if (last(STORY.reefer).temperature! > 8) firstPoll(`valueCrossed|${STORY.reefer}|temperature|above`, poll);
+						if (last(STORY.battery).battery! < 20) firstPoll(`valueCrossed|${STORY.battery}|battery|below`, poll);
+						if (last(STORY.parked, 1).fuel! - last(STORY.parked).fuel! > 20) expect_(`fuelDropped|${STORY.parked}`, poll);
+						if (!last(STORY.door, 1).inputs![1] && last(STORY.door).inputs![1]) expect_(`inputChanged|${STORY.door}|input1`, poll);
+						if (Date.parse(last(STORY.parked).dateTime) - Date.parse(history.get(STORY.parked)![0].dateTime) >= 30 * MINUTE) {
+							firstPoll(`geofenceDwell|${STORY.parked}|Parking`, poll);
+						}
+						if (poll === 15) expect_(`deviceBackOnline|${STORY.silent}`, poll);
+						if (at(poll) - Date.parse(last(STORY.silent).dateTime) >= 30 * MINUTE && poll > 16) firstPoll(`deviceSilent|${STORY.silent}`, poll);
+						if (poll === 18) {
+							expect_('deviceExpiring|late-1', poll);
+							expect_('valueCrossed|late-1|temperature|above', poll);
+						}
+					}
+					if (poll === 10 || poll === 20) {
+						staticData = restartedFrom(staticData);
+						h.restart();
+					}
+					for (const event of await h.poll(parameters, staticData)) reported.set(detail(event), [...(reported.get(detail(event)) ?? []), poll]);
+				}
+				expect(Object.fromEntries([...reported].sort())).toEqual(Object.fromEntries([...expected].sort()));
+				// Each story happened, once (the door twice), and the battery wobbled back over 20 after
+				// first dropping below it: the hysteresis is what kept that to one event.
+				expect([...expected.keys()].sort()).toEqual(
+					[
+						`valueCrossed|${STORY.reefer}|temperature|above`,
+						`valueCrossed|${STORY.battery}|battery|below`,
+						`fuelDropped|${STORY.parked}`,
+						`inputChanged|${STORY.door}|input1`,
+						`geofenceDwell|${STORY.parked}|Parking`,
+						`deviceBackOnline|${STORY.silent}`,
+						`deviceSilent|${STORY.silent}`,
+						'deviceExpiring|late-1',
+						'valueCrossed|late-1|temperature|above',
+					].sort(),
+				);
+				expect(expected.get(`inputChanged|${STORY.door}|input1`)).toHaveLength(2);
+				const battery = history.get(STORY.battery)!.map((fix) => fix.battery!);
+				expect(battery.slice(battery.findIndex((value) => value < 20)).some((value) => value >= 20)).toBe(true);
+			});
+		},
+	);
+
+	it('reports a device that joins after the first poll: its first fix (previousLocation null) and its expiry', async () => {
+		const setNow = fakeDateFrom(T0);
+		await withTriggerSandbox({ deviceCount: 3 }, async (h) => {
+			const parameters = { events: ['locationUpdated', 'deviceExpiring'], expiringWithinDays: 7 };
+			const staticData: IDataObject = {};
+			addDevice(h.sandbox, 'old-expiring', { expires: new Date(T0 + 2 * 24 * 60 * MINUTE).toISOString() });
+			expect(await h.poll(parameters, staticData)).toEqual([]);
+			setNow(at(1));
+			addDevice(h.sandbox, 'joined-1', { expires: new Date(T0 + 2 * 24 * 60 * MINUTE).toISOString() });
+			addDevice(h.sandbox, 'joined-2');
+			const fix = addFix(h.sandbox, 'joined-1', at(1) - MINUTE, { latitude: 1, longitude: 1 });
+			const events = await h.poll(parameters, staticData);
+			expect(keys(events)).toEqual(['deviceExpiring|joined-1', 'locationUpdated|joined-1']);
+			expect(events.find((e) => e.event === 'locationUpdated')).toMatchObject({ location: fix, previousLocation: null });
+			// joined-2 never reported: its first fix is news when it comes, and only then.
+			setNow(at(2));
+			expect(await h.poll(parameters, restartedFrom(staticData))).toEqual([]);
+			addFix(h.sandbox, 'joined-2', at(2), { latitude: 2, longitude: 2 });
+			const first = await h.poll(parameters, staticData);
+			expect(first.map((e) => [e.event, e.deviceId, e.previousLocation])).toEqual([['locationUpdated', 'joined-2', null]]);
+			expect(await h.poll(parameters, staticData)).toEqual([]);
+		});
+	});
+
+	it('"Fetch Test Event" shows a value already past a threshold as a real event, and leaves the state untouched', async () => {
+		await withTriggerSandbox({ deviceCount: 8 }, async (h) => {
+			const staticData: IDataObject = {};
+			const parameters = {
+				events: ['valueCrossed'],
+				deviceSelection: 'tag',
+				tagKey: 'cargo',
+				tagValue: 'chilled',
+				thresholdRules: { rule: [{ field: 'temperature', direction: 'above', value: 8 }] },
+			};
+			const items = await h.poll(parameters, staticData, 'manual');
+			const [failed] = h.sandbox.store.facts.telemetryDeviceIds.reeferFailed;
+			const temperature = h.sandbox.store.lastLocation(failed)!.temperature!;
+			expect(temperature).toBeGreaterThan(8);
+			expect(items.filter((item) => item.event === 'valueCrossed')).toEqual([
+				expect.objectContaining({ deviceId: failed, field: 'temperature', value: temperature, threshold: 8, direction: 'above' }),
+			]);
+			expect(staticData).toEqual({});
+		});
+	});
+
+	it('refuses bad rule values from expressions, naming the rule and field', async () => {
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+			const poll = (parameters: INodeParameters) => h.poll(parameters, {});
+			const rule = { field: 'temperature', direction: 'above', value: 8 };
+			await expect(poll({ events: ['valueCrossed'], thresholdRules: { rule: [rule, { ...rule, value: 'warm' }] } })).rejects.toThrow(
+				'Invalid "Rule 2 Value": Rule 2 Value must be a number (got "warm")',
+			);
+			await expect(poll({ events: ['valueCrossed'], thresholdRules: { rule: [{ ...rule, field: 'colour' }] } })).rejects.toThrow('Invalid "Rule 1 Field"');
+			await expect(poll({ events: ['valueCrossed'], thresholdRules: { rule: [{ ...rule, hysteresis: -1 }] } })).rejects.toThrow('Invalid "Rule 1 Hysteresis"');
+			await expect(poll({ events: ['valueCrossed'] })).rejects.toThrow('Add at least one threshold rule');
+			await expect(poll({ events: ['inputChanged'], inputIndexes: '1, two' })).rejects.toThrow('Invalid "Inputs"');
+			await expect(poll({ events: ['fuelDropped'], fuelDropWithinMinutes: 0 })).rejects.toThrow('Invalid "Fuel Drop Within (Minutes)"');
+			await expect(poll({ events: ['geofenceDwell'], dwellMinutes: 30 })).rejects.toThrow('Add at least one geofence');
+			await expect(poll({ events: ['geofenceDwell'], geofences, dwellMinutes: 'long' })).rejects.toThrow('Invalid "Dwell (Minutes)"');
 		});
 	});
 });

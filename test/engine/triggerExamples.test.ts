@@ -11,6 +11,7 @@ import { Workflow, type IDataObject, type INode, type INodeTypes } from 'n8n-wor
 import type { TriggerEvent } from '../../nodes/SatelliteTrackingTrigger/detection/types';
 import { DEMO_API_KEY, DEMO_USER_NAME, startSandbox, type Sandbox } from '../../sandbox/server';
 import { Engine, TRIGGER_NODE_TYPE } from '../support/engine';
+import { eventsOf } from '../support/trigger';
 
 interface WorkflowFile {
 	nodes: INode[];
@@ -55,9 +56,9 @@ describe('example workflows', () => {
 	afterEach(async () => sandbox.close());
 
 	const poll = async (trigger: INode, staticData: IDataObject) =>
-		((await engine.poll(trigger.parameters, staticData))?.[0] ?? []).map((item) => item.json as unknown as TriggerEvent);
+		eventsOf(await engine.poll(trigger.parameters, staticData));
 
-	it.each(['critical-alert-to-chat.json', 'geofence-exit-email.json'])('%s wires the trigger to an HTTP Request with the package names', (name) => {
+	it.each(['critical-alert-to-chat.json', 'geofence-exit-email.json', 'cold-chain-temperature-alert.json'])('%s wires the trigger to an HTTP Request with the package names', (name) => {
 		const file = load(name);
 		const { trigger, request } = parts(file);
 		expect(trigger.credentials).toEqual({ satelliteTrackingApi: { id: 'satTrackCred01', name: 'Sandbox' } });
@@ -66,9 +67,9 @@ describe('example workflows', () => {
 		expect(file.connections[trigger.name].main[0][0].node).toBe(request.name);
 	});
 
-	it.each(['critical-alert-to-chat.json', 'geofence-exit-email.json'])('%s builds its message from "Fetch Test Event" samples too', async (name) => {
+	it.each(['critical-alert-to-chat.json', 'geofence-exit-email.json', 'cold-chain-temperature-alert.json'])('%s builds its message from "Fetch Test Event" samples too', async (name) => {
 		const { trigger, request } = parts(load(name));
-		const samples = ((await engine.poll(trigger.parameters, {}, 'manual'))?.[0] ?? []).map((item) => item.json as unknown as TriggerEvent);
+		const samples = eventsOf(await engine.poll(trigger.parameters, {}, 'manual'));
 		expect(samples.length).toBeGreaterThan(0);
 		for (const sample of samples) expect(JSON.stringify(bodyFor(request, sample))).toContain(sample.deviceName);
 	});
@@ -109,5 +110,21 @@ describe('example workflows', () => {
 		const body = bodyFor(request, events[0]);
 		expect(body).toMatchObject({ to: 'dispatch@example.com', subject: `${north.name} left Depot` });
 		expect(body.text).toContain(`${north.name} (${north.id}) left Depot at ${at(2000).slice(0, 10)}`);
+	});
+
+	it('cold-chain-temperature-alert posts a reefer leaving 2–8 °C once, with its temperature and a map link', async () => {
+		const { trigger, request } = parts(load('cold-chain-temperature-alert.json'));
+		const reefer = sandbox.store.facts.telemetryDeviceIds.reefer[0];
+		const staticData: IDataObject = {};
+		expect(await poll(trigger, staticData)).toEqual([]);
+		const at = (msAgo: number) => new Date(Date.now() - msAgo).toISOString();
+		for (const [msAgo, temperature] of [[4000, 7.9], [3000, 8.6], [2000, 7.8], [1000, 8.9]]) {
+			sandbox.store.addFix(reefer, { latitude: -12.05, longitude: -77.04, dateTime: at(msAgo), temperature });
+		}
+		const events = await poll(trigger, staticData);
+		expect(events.map((event) => [event.event, event.deviceId, event.value])).toEqual([['valueCrossed', reefer, 8.6]]);
+		const body = bodyFor(request, events[0]);
+		expect(body.text).toContain(`${sandbox.store.getDevice(reefer)!.name} (${reefer}): temperature 8.6 °C, above 8 °C at `);
+		expect(body.text).toContain('mlat=-12.05&mlon=-77.04');
 	});
 });

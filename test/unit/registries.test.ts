@@ -52,6 +52,29 @@ describe('the trigger', () => {
 		expect(new Set(ranks).size).toBe(ranks.length);
 	});
 
+	it('shows the parameters saved workflows name for each event while it is selected', () => {
+		const properties = new SatelliteTrackingTrigger().description.properties;
+		const shownFor = (name: string) => properties.find((property) => property.name === name)?.displayOptions?.show?.events ?? [];
+		const parameters: Record<string, string[]> = {
+			valueCrossed: ['thresholdRules'],
+			fuelDropped: ['fuelDropAmount', 'fuelDropWithinMinutes', 'fuelDropMaxSpeed'],
+			inputChanged: ['inputIndexes', 'inputDirection'],
+			deviceBackOnline: ['silentAfterMinutes'],
+			deviceSilent: ['silentAfterMinutes'],
+			geofenceDwell: ['dwellMinutes', 'geofences'],
+		};
+		for (const [event, names] of Object.entries(parameters)) for (const name of names) expect({ name, shownFor: shownFor(name) }).toEqual({ name, shownFor: expect.arrayContaining([event]) });
+		const rules = properties.find((property) => property.name === 'thresholdRules')?.options as Array<{ name: string; values: Array<{ name: string; default: unknown; options?: Array<{ value: string }> }> }>;
+		const rule = rules.find((option) => option.name === 'rule')!.values;
+		expect(rule.map((value) => value.name)).toEqual(expect.arrayContaining(['field', 'direction', 'value', 'hysteresis']));
+		expect(rule.find((value) => value.name === 'hysteresis')?.default).toBe(0);
+		expect(rule.find((value) => value.name === 'direction')?.options?.map((option) => option.value)).toEqual(['above', 'below']);
+		const fields = rule.find((value) => value.name === 'field')?.options?.map((option) => option.value);
+		expect(fields).toEqual(['speed', 'battery', 'fuel', 'fuel2', 'temperature', 'temperature2', 'rpm', 'milleage', 'inactiveSeconds']);
+		const direction = properties.find((property) => property.name === 'inputDirection')?.options?.map((option) => (option as { value: string }).value);
+		expect(direction?.sort()).toEqual(['both', 'off', 'on']);
+	});
+
 	it('refuses, at compile time, a registry that misses an event', () => {
 		const { dailyLimitNear: _left, ...withoutOne } = EVENTS;
 		// @ts-expect-error a registry without dailyLimitNear is not a Record<EventKind, EventDefinition>

@@ -1,10 +1,12 @@
-import { advance, sampleEvents, type ReadOutcome } from '../../nodes/SatelliteTrackingTrigger/detection/advance';
+import { advance, type ReadOutcome } from '../../nodes/SatelliteTrackingTrigger/detection/advance';
+import { sampleEvents } from '../../nodes/SatelliteTrackingTrigger/detection/samples';
 import { detectDeviceEvents } from '../../nodes/SatelliteTrackingTrigger/detection/deviceEvents';
 import { daysToCount, planReads } from '../../nodes/SatelliteTrackingTrigger/detection/plan';
 import { emptyState } from '../../nodes/SatelliteTrackingTrigger/detection/state';
 import type { DayCounts, DetectionSettings, DeviceInfo, DeviceState, TriggerState } from '../../nodes/SatelliteTrackingTrigger/detection/types';
 import type { Location } from '../../nodes/shared/wire';
 import { dayRange } from '../../nodes/shared/zonedDay';
+import { detectionSettings, pollDevice } from '../support/trigger';
 
 const NOW = new Date('2026-03-10T12:00:00Z');
 const DAY = '2026-03-10';
@@ -12,33 +14,20 @@ const device: DeviceInfo = { id: 'dev-1', name: 'Truck 01', expires: null };
 const lastFix: Location = { dateTime: '2026-03-10T11:58:00Z', latitude: 1, longitude: 2 };
 
 function settings(extra: Partial<DetectionSettings> = {}): DetectionSettings {
-	return {
+	return detectionSettings({
 		events: ['dailyLimitNear'],
-		geofences: [],
-		minDistanceMeters: 0,
-		silentAfterMinutes: 60,
-		expiringWithinDays: 7,
-		alertFilter: [],
 		dailyLimit: { limits: { email: 10, sms: 5 }, share: 0.8, timeZone: 'UTC' },
-		emitCurrentState: false,
 		...extra,
-	};
+	});
 }
 
 const counted = (day: string, email: number, sms = 0): DayCounts => ({ day, counts: { email, sms } });
 
 /** Polls in sequence with the day counts given, carrying state; the first one is the baseline. */
 function run(polls: Array<DayCounts[] | undefined>, options = settings(), start?: DeviceState) {
-	let state = start;
-	const seen: string[][] = [];
-	const all = [];
-	for (const counts of polls) {
-		const result = detectDeviceEvents(state, device, [lastFix], options, NOW, counts);
-		state = result.state;
-		all.push(result.events);
-		seen.push(result.events.map((event) => `${event.day} ${event.channel}:${event.threshold}`));
-	}
-	return { seen, all, state: state! };
+	const { events: all, state } = pollDevice(device, polls.map((notifications) => ({ fixes: [lastFix], now: NOW, notifications })), options, start);
+	const seen = all.map((events) => events.map((event) => `${event.day} ${event.channel}:${event.threshold}`));
+	return { seen, all, state };
 }
 
 describe('dailyLimitNear detection', () => {
@@ -56,6 +45,7 @@ describe('dailyLimitNear detection', () => {
 		expect(seen).toEqual([[], [], [`${DAY} email:near`], [], [], [`${DAY} email:limit`], [], []]);
 		expect(all[2][0]).toEqual({
 			event: 'dailyLimitNear',
+			eventId: expect.any(String),
 			deviceId: 'dev-1',
 			deviceName: 'Truck 01',
 			location: lastFix,
@@ -176,6 +166,25 @@ describe('dailyLimitNear across polls (advance)', () => {
 		// Polls 0 and 1 take the baselines (d2 and d3 are first read at 10 already); d0 and d1, skipped when
 		// their counts jumped, report both thresholds at their next turn (poll 2) and never again.
 		expect(reported.sort()).toEqual(['d0 limit', 'd0 near', 'd1 limit', 'd1 near']);
+	});
+
+	it('"Fetch Test Event" shows a sample crossing with the count of the day when none is reached', () => {
+		const outcomes = new Map<string, ReadOutcome>([['d0', { ok: true, fixes: [lastFix], notifications: [counted(DAY, 3, 1)] }]]);
+		expect(sampleEvents([devices[0]], outcomes, settings(), NOW)).toEqual([
+			{
+				event: 'dailyLimitNear',
+				eventId: expect.stringMatching(/^sample-/),
+				deviceId: 'd0',
+				deviceName: 'd0',
+				location: lastFix,
+				channel: 'email',
+				threshold: 'near',
+				count: 3,
+				limit: 10,
+				day: DAY,
+				sample: true,
+			},
+		]);
 	});
 
 	it('"Fetch Test Event" shows the current crossings', () => {

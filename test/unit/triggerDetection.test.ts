@@ -3,6 +3,7 @@ import { detectDeviceEvents } from '../../nodes/SatelliteTrackingTrigger/detecti
 import { freshFixes } from '../../nodes/SatelliteTrackingTrigger/detection/fixes';
 import type { DetectionSettings, DeviceInfo, DeviceState, EventKind } from '../../nodes/SatelliteTrackingTrigger/detection/types';
 import type { Location } from '../../nodes/shared/wire';
+import { detectionSettings, pollDevice } from '../support/trigger';
 
 const T0 = Date.parse('2026-03-01T12:00:00Z');
 const minutes = (n: number) => new Date(T0 + n * 60_000);
@@ -21,16 +22,7 @@ const depot = fenceOf(circleGeofence('Depot', 0, 0, 1000));
 const device: DeviceInfo = { id: 'dev-1', name: 'Truck 01', expires: null };
 
 function settings(events: EventKind[], extra: Partial<DetectionSettings> = {}): DetectionSettings {
-	return {
-		events,
-		geofences: [depot],
-		minDistanceMeters: 0,
-		silentAfterMinutes: 30,
-		expiringWithinDays: 7,
-		alertFilter: [],
-		emitCurrentState: false,
-		...extra,
-	};
+	return detectionSettings({ events, geofences: [depot], silentAfterMinutes: 30, ...extra });
 }
 
 /** Runs polls in sequence, carrying the state; returns the event names per poll. */
@@ -39,16 +31,9 @@ function run(
 	options: DetectionSettings,
 	start?: DeviceState,
 ) {
-	let state = start;
-	const seen: string[][] = [];
-	const all = [];
-	for (const poll of polls) {
-		const result = detectDeviceEvents(state, poll.device ?? device, poll.fixes, options, minutes(poll.at));
-		state = result.state;
-		all.push(result.events);
-		seen.push(result.events.map((event) => event.event + (event.geofence ? `:${event.geofence}` : '')));
-	}
-	return { seen, all, state: state! };
+	const { events: all, state } = pollDevice(device, polls.map((poll) => ({ ...poll, now: minutes(poll.at) })), options, start);
+	const seen = all.map((events) => events.map((event) => event.event + (event.geofence ? `:${event.geofence}` : '')));
+	return { seen, all, state };
 }
 
 describe('freshFixes', () => {
@@ -79,6 +64,38 @@ describe('freshFixes', () => {
 		expect(second.fresh.map((f) => f.latitude)).toEqual([2]);
 		const third = freshFixes(second, [fix(5, 1), fix(5, 2), fix(5, 3)]);
 		expect(third.fresh.map((f) => f.latitude)).toEqual([3]);
+	});
+
+	it('reports each of more than 20 fixes sharing a timestamp once, however often they are read again', () => {
+		const burst = Array.from({ length: 25 }, (_, i) => fix(5, i / 1000));
+		let state = freshFixes({}, [fix(4, 9)]);
+		const reported: number[] = [];
+		for (let poll = 0; poll < 5; poll++) {
+			state = freshFixes(state, [fix(4, 9), ...burst]);
+			reported.push(...state.fresh.map((f) => f.latitude));
+		}
+		expect(reported).toEqual(burst.map((f) => f.latitude));
+		// The state stays one fixed-size digest, not a key per fix.
+		expect(state.keys).toBeUndefined();
+		expect(state.digest).toHaveLength(256);
+		const late = fix(5, 0.5);
+		const withLate = freshFixes(state, [...burst, late]);
+		expect(withLate.fresh).toEqual([late]);
+		expect(freshFixes(withLate, [...burst, late]).fresh).toEqual([]);
+		// A newer fix starts over with keys.
+		const next = freshFixes(withLate, [...burst, late, fix(6, 1)]);
+		expect(next.fresh.map((f) => f.latitude)).toEqual([1]);
+		expect(next.keys).toHaveLength(1);
+		expect(next.digest).toBeUndefined();
+	});
+
+	it('keeps up to 20 fixes sharing a timestamp as keys, and folds them into the digest from the 21st', () => {
+		const twenty = freshFixes({}, Array.from({ length: 20 }, (_, i) => fix(5, i)));
+		expect(twenty.keys).toHaveLength(20);
+		const more = freshFixes(twenty, [fix(5, 20)]);
+		expect(more.fresh.map((f) => f.latitude)).toEqual([20]);
+		expect(more.keys).toBeUndefined();
+		expect(freshFixes(more, Array.from({ length: 21 }, (_, i) => fix(5, i))).fresh).toEqual([]);
 	});
 
 	it('ignores fixes without a usable time or position', () => {
@@ -116,7 +133,7 @@ describe('detectDeviceEvents', () => {
 			'deviceSilent',
 			'deviceExpiring',
 		]);
-		expect(current.events[0].previousLocation).toBeUndefined();
+		expect(current.events[0].previousLocation).toBeNull();
 		expect(current.events[3].silentForMinutes).toBe(45);
 	});
 
@@ -248,8 +265,26 @@ describe('detectDeviceEvents', () => {
 		expect(any.all[1][0].alerts).toEqual(['Overspeed: 95 km/h', 'Overspeed']);
 		expect(any.all[1][2].alerts).toEqual([]);
 		const sos = run(polls, settings(['criticalAlert'], { alertFilter: ['sos', 'power cut'] }));
-		expect(sos.seen).toEqual([[], ['criticalAlert'], []]);
+		expect(sos.seen).toEqual([[], ['criticalAlert', 'criticalAlert'], []]);
 		expect(sos.all[1][0]).toMatchObject({ alerts: ['SOS button pressed', 'SOS'], location: { dateTime: iso(2) } });
+		// Flagged critical, with no text at all: the filter does not apply to it.
+		expect(sos.all[1][1]).toMatchObject({ alerts: [], location: { dateTime: iso(3) } });
+	});
+
+	it('reports a fix flagged critical whatever the Alert Text Filter, with all its texts', () => {
+		const polls = [
+			{ fixes: [fix(0)], at: 0 },
+			{
+				fixes: [
+					fix(1, 0, 0, { hasCriticalAlert: true, alertTexts: ['External power disconnected'], alerts: ['Power cut'] }),
+					fix(2, 0, 0, { hasCriticalAlert: false, alertTexts: ['Overspeed: 95 km/h'], alerts: ['Overspeed'] }),
+				],
+				at: 2,
+			},
+		];
+		const { seen, all } = run(polls, settings(['criticalAlert'], { alertFilter: ['sos'] }));
+		expect(seen).toEqual([[], ['criticalAlert']]);
+		expect(all[1][0]).toMatchObject({ alerts: ['External power disconnected', 'Power cut'], location: { dateTime: iso(1) } });
 	});
 
 	it('warns once per device and expiry date, again when the date changes', () => {
@@ -297,5 +332,51 @@ describe('detectDeviceEvents', () => {
 	it('keeps state compact: only the slices of selected events', () => {
 		const { state } = run([{ fixes: [fix(0)], at: 0 }], settings(['locationUpdated']));
 		expect(state).toEqual({ fix: { at: iso(0), lat: 0, lon: 0 }, keys: [expect.any(String)] });
+	});
+
+	it('gives each event an id that is the same whichever poll reports it, and different for different events', () => {
+		const a = fenceOf(circleGeofence('A', 0, 0, 1000));
+		const b = fenceOf(circleGeofence('B', 0, 0.001, 1000));
+		const options = settings(['locationUpdated', 'geofenceEntered', 'geofenceExited', 'criticalAlert'], { geofences: [a, b] });
+		const start = run([{ fixes: [fix(0, 1, 1)], at: 0 }], options).state;
+		const fixes = [fix(1, 0, 0, { alertTexts: ['SOS'] }), fix(1, 0, 0), fix(2, 1, 1)];
+		const first = detectDeviceEvents(start, device, fixes, options, minutes(3)).events;
+		// The poll repeated a minute later from the same saved state, with one more fix since.
+		const repeated = detectDeviceEvents(JSON.parse(JSON.stringify(start)), device, [...fixes, fix(4, 2, 2)], options, minutes(4)).events;
+		expect(repeated.slice(0, first.length).map((e) => e.eventId)).toEqual(first.map((e) => e.eventId));
+		// Two moves at one time and place that differ by an alert, an entry into each of two geofences
+		// from one fix, an alert of that fix, and the exits: all told apart.
+		expect(first.map((e) => e.event + (e.geofence ?? ''))).toEqual([
+			'locationUpdated',
+			'locationUpdated',
+			'geofenceEnteredA',
+			'geofenceEnteredB',
+			'criticalAlert',
+			'locationUpdated',
+			'geofenceExitedA',
+			'geofenceExitedB',
+		]);
+		expect(new Set(first.map((e) => e.eventId)).size).toBe(first.length);
+		expect(first.every((e) => /^[0-9a-z]{13}$/.test(e.eventId))).toBe(true);
+	});
+
+	it('keeps the id of an event about the device when its newest fix or its count moved on', () => {
+		const expiring = { ...device, expires: iso(3 * 24 * 60) };
+		const options = settings(['deviceExpiring', 'deviceSilent'], {
+			emitCurrentState: true,
+			dailyLimit: { limits: { email: 10 }, share: 0.8, timeZone: 'UTC' },
+		});
+		const ids = (fixes: Location[], at: number, email: number) =>
+			detectDeviceEvents(undefined, expiring, fixes, { ...options, events: ['deviceExpiring', 'deviceSilent', 'dailyLimitNear'] }, minutes(at), [
+				{ day: iso(0).slice(0, 10), counts: { email, sms: 0 } },
+			]).events.map((e) => [e.event, e.eventId]);
+		const early = ids([fix(0)], 40, 8);
+		expect(early.map(([event]) => event)).toEqual(['deviceSilent', 'deviceExpiring', 'dailyLimitNear']);
+		// Ten minutes on the silence has lasted longer and the count grew: the same three events.
+		expect(ids([fix(0)], 50, 9)).toEqual(early);
+		// A newer fix is another silence; the expiry and the crossing stay the same events.
+		const moved = ids([fix(0), fix(5, 1)], 50, 9);
+		expect(moved[0][1]).not.toBe(early[0][1]);
+		expect(moved.slice(1)).toEqual(early.slice(1));
 	});
 });

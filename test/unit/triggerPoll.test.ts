@@ -1,9 +1,12 @@
-import { advance, sampleEvents, type ReadOutcome } from '../../nodes/SatelliteTrackingTrigger/detection/advance';
+import { ABSENT_RETENTION_MS, advance, type ReadOutcome } from '../../nodes/SatelliteTrackingTrigger/detection/advance';
+import { sampleEvents } from '../../nodes/SatelliteTrackingTrigger/detection/samples';
 import { pickDevices, planReads } from '../../nodes/SatelliteTrackingTrigger/detection/plan';
 import { selectDevices } from '../../nodes/SatelliteTrackingTrigger/detection/selection';
 import { emptyState, readState } from '../../nodes/SatelliteTrackingTrigger/detection/state';
 import type { DetectionSettings, TriggerState } from '../../nodes/SatelliteTrackingTrigger/detection/types';
 import type { Device, Location } from '../../nodes/shared/wire';
+import { circleGeofence } from '../../nodes/shared/geo/geofence';
+import { detectionSettings } from '../support/trigger';
 
 const now = new Date('2026-03-01T12:00:00Z');
 const iso = (minute: number) => new Date(now.getTime() + minute * 60_000).toISOString();
@@ -11,15 +14,7 @@ const fix = (minute: number, latitude = 0): Location => ({ dateTime: iso(minute)
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `d${String(i).padStart(2, '0')}`);
 const devices: Device[] = ids(4).map((id, i) => ({ id, name: `Device ${i}`, tags: { fleet: i % 2 ? 'north' : 'south' } }));
 
-const settings: DetectionSettings = {
-	events: ['locationUpdated'],
-	geofences: [],
-	minDistanceMeters: 0,
-	silentAfterMinutes: 60,
-	expiringWithinDays: 7,
-	alertFilter: [],
-	emitCurrentState: false,
-};
+const settings = detectionSettings();
 
 describe('selectDevices', () => {
 	const shuffled = [devices[2], devices[0], devices[3], devices[1]];
@@ -126,16 +121,39 @@ describe('advance', () => {
 		expect(third.state.retry).toBeUndefined();
 	});
 
-	it('prunes devices no longer listed or selected, and keeps unread ones as they were', () => {
+	it('keeps unread devices as they were, and a device the listing leaves out marked absent until ABSENT_RETENTION_MS has passed', () => {
 		const stored: TriggerState = {
 			version: 1,
 			devices: { d00: { fix: { at: iso(0), lat: 0, lon: 0 } }, d01: { since: iso(0) }, gone: { since: iso(0) } },
 			cursor: 'd00',
 		};
-		const result = advance(stored, devices.slice(0, 2), { reads: [{ deviceId: 'd00', kind: 'last' }], cursor: 'd00' }, new Map([['d00', ok(fix(0))]]), settings, now);
-		expect(Object.keys(result.state.devices)).toEqual(['d00', 'd01']);
+		const listed = devices.slice(0, 2);
+		const readD00 = (state: TriggerState, at: Date) =>
+			advance(state, listed, { reads: [{ deviceId: 'd00', kind: 'last' }], cursor: 'd00' }, new Map([['d00', ok(fix(0))]]), settings, at);
+		const result = readD00(stored, now);
+		expect(Object.keys(result.state.devices)).toEqual(['d00', 'd01', 'gone']);
 		expect(result.state.devices.d01).toEqual({ since: iso(0) });
+		expect(result.state.devices.gone).toEqual({ since: iso(0), absentSince: now.toISOString() });
 		expect(result.state.cursor).toBe('d00');
+		// Still absent: the first absence counts, not the latest poll.
+		const later = new Date(now.getTime() + ABSENT_RETENTION_MS - 1);
+		expect(readD00(result.state, later).state.devices.gone).toEqual({ since: iso(0), absentSince: now.toISOString() });
+		const expired = new Date(now.getTime() + ABSENT_RETENTION_MS);
+		expect(Object.keys(readD00(readD00(result.state, later).state, expired).state.devices)).toEqual(['d00', 'd01']);
+	});
+
+	it('reads a device that was left out of a listing on from its newest fix seen when it is listed again', () => {
+		const plan = { reads: [{ deviceId: 'd00', kind: 'range' as const, from: iso(0), to: iso(30) }] };
+		const first = advance(emptyState(), devices.slice(0, 1), { reads: [{ deviceId: 'd00', kind: 'last' }] }, new Map([['d00', ok(fix(0))]]), settings, now);
+		const missing = advance(first.state, [], { reads: [] }, new Map(), settings, new Date(now.getTime() + 10 * 60_000));
+		expect(missing.events).toEqual([]);
+		expect(missing.state.devices.d00).toMatchObject({ fix: first.state.devices.d00.fix, absentSince: iso(10) });
+		const back = advance(missing.state, devices.slice(0, 1), plan, new Map([['d00', ok(fix(0), fix(12, 1), fix(15, 2), fix(20, 3))]]), settings, new Date(now.getTime() + 30 * 60_000));
+		expect(back.events.map((e) => e.location?.dateTime)).toEqual([iso(12), iso(15), iso(20)]);
+		expect(back.state.devices.d00).not.toHaveProperty('absentSince');
+		// A device the listing left out and that was not read since its return is no longer marked absent either.
+		const unread = advance(missing.state, devices.slice(0, 1), { reads: [] }, new Map(), settings, now);
+		expect(unread.state.devices.d00).toEqual(first.state.devices.d00);
 	});
 
 	it('remembers since when a device that never reported was read, so Every-fix mode reads from there', () => {
@@ -152,14 +170,56 @@ describe('advance', () => {
 });
 
 describe('sampleEvents', () => {
-	it('shows the current state of the selected events, else the current locations', () => {
-		const outcomes = new Map<string, ReadOutcome>([
-			['d00', { ok: true, fixes: [fix(-90)] }],
-			['d01', { ok: true, fixes: [] }],
+	const outcomes = new Map<string, ReadOutcome>([
+		['d00', { ok: true, fixes: [fix(-90)] }],
+		['d01', { ok: true, fixes: [fix(-20, 0.001)] }],
+		['d02', { ok: true, fixes: [] }],
+	]);
+	const sample = (extra: Partial<DetectionSettings>) => sampleEvents(devices.slice(0, 3), outcomes, detectionSettings(extra), now);
+
+	it('shows the current state of the selected events as it is', () => {
+		const silent = sample({ events: ['deviceSilent'] });
+		expect(silent.map((e) => [e.event, e.deviceId, e.silentForMinutes, e.sample])).toEqual([['deviceSilent', 'd00', 90, undefined]]);
+	});
+
+	it('shows a selected event that did not happen by a sample of its kind, from the device with the newest fix', () => {
+		const depot = circleGeofence('Depot', 0, 0, 1000);
+		const far = circleGeofence('Far', 40, 40, 1000);
+		if (!depot.ok || !far.ok) throw new Error('geofence');
+		const [exit] = sample({ events: ['geofenceExited'], geofences: [depot.value, far.value] });
+		// The fix lies inside Depot and outside Far: an exit from Far is what the sample shows.
+		expect(exit).toEqual({
+			event: 'geofenceExited',
+			eventId: expect.stringMatching(/^sample-/),
+			deviceId: 'd01',
+			deviceName: 'Device 1',
+			location: fix(-20, 0.001),
+			geofence: 'Far',
+			sample: true,
+		});
+		// d00 and d01 are inside Depot: those entries are real current state, no samples.
+		const entries = sample({ events: ['geofenceEntered'], geofences: [depot.value, far.value] });
+		expect(entries.map((e) => [e.event, e.deviceId, e.geofence, e.sample])).toEqual([
+			['geofenceEntered', 'd00', 'Depot', undefined],
+			['geofenceEntered', 'd01', 'Depot', undefined],
 		]);
-		const silent = sampleEvents(devices.slice(0, 2), outcomes, { ...settings, events: ['deviceSilent'] }, now);
-		expect(silent.map((e) => [e.event, e.deviceId, e.silentForMinutes])).toEqual([['deviceSilent', 'd00', 90]]);
-		const none = sampleEvents(devices.slice(0, 2), outcomes, { ...settings, events: ['criticalAlert'] }, now);
-		expect(none.map((e) => [e.event, e.deviceId, e.location?.dateTime])).toEqual([['locationUpdated', 'd00', iso(-90)]]);
+		const [alert] = sample({ events: ['criticalAlert'], alertFilter: ['sos'] });
+		expect(alert).toMatchObject({ event: 'criticalAlert', deviceId: 'd01', alerts: ['sos'], sample: true });
+		const [expiring] = sample({ events: ['deviceExpiring'], expiringWithinDays: 3 });
+		expect(expiring).toMatchObject({ event: 'deviceExpiring', expires: new Date(now.getTime() + 3 * 86_400_000).toISOString(), sample: true });
+		const [silent] = sample({ events: ['deviceSilent'], silentAfterMinutes: 120 });
+		expect(silent).toMatchObject({ event: 'deviceSilent', deviceId: 'd01', silentForMinutes: 20, sample: true });
+	});
+
+	it('gives a sample an id no real event has', () => {
+		const [real] = sample({ events: ['deviceSilent'] });
+		const [fake] = sample({ events: ['deviceSilent'], silentAfterMinutes: 120 });
+		expect(fake.eventId).not.toBe(real.eventId);
+		const [again] = sample({ events: ['deviceSilent'], silentAfterMinutes: 120 });
+		expect(again.eventId).toBe(fake.eventId);
+	});
+
+	it('returns nothing when no device was read', () => {
+		expect(sampleEvents([], new Map(), detectionSettings({ events: ['geofenceExited'] }), now)).toEqual([]);
 	});
 });

@@ -3,7 +3,16 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { checked } from '../../shared/parameters';
 import { toNumberInRange } from '../../shared/validation';
 
-const DEFAULT_LIMIT = 50;
+// n8n's lint wants the Limit default written as the literal 50 here; readLimit falls back to it.
+const limitProperty: INodeProperties = {
+	displayName: 'Limit',
+	name: 'limit',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: 50,
+	description: 'Max number of results to return',
+	displayOptions: { show: { returnAll: [false] } },
+};
 
 export const returnAllAndLimit: INodeProperties[] = [
 	{
@@ -13,15 +22,7 @@ export const returnAllAndLimit: INodeProperties[] = [
 		default: false,
 		description: 'Whether to return all results or only up to a given limit',
 	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: DEFAULT_LIMIT,
-		description: 'Max number of results to return',
-		displayOptions: { show: { returnAll: [false] } },
-	},
+	limitProperty,
 ];
 
 /**
@@ -30,7 +31,7 @@ export const returnAllAndLimit: INodeProperties[] = [
  */
 export function readLimit(context: IExecuteFunctions, itemIndex: number): number {
 	if (context.getNodeParameter('returnAll', itemIndex, false) === true) return Infinity;
-	const limit = checked(context, itemIndex, 'Limit', toNumberInRange(context.getNodeParameter('limit', itemIndex, DEFAULT_LIMIT), 1, Number.MAX_SAFE_INTEGER));
+	const limit = checked(context, itemIndex, 'Limit', toNumberInRange(context.getNodeParameter('limit', itemIndex, limitProperty.default), 1, Number.MAX_SAFE_INTEGER));
 	return Math.floor(limit);
 }
 

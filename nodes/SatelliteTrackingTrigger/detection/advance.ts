@@ -1,9 +1,13 @@
 /**
  * One poll's worth of change detection over all devices read: the events, in device order, and the
- * next state. Devices that left the account or the selection are dropped; a device whose read
- * failed keeps its state and is read first next time, so nothing it did is lost. Pure.
+ * next state. A device whose read failed keeps its state and is read first next time, so nothing it
+ * did is lost. A device the listing leaves out keeps its state too, for ABSENT_RETENTION_MS, so one
+ * that comes back is read on from its newest fix seen instead of starting a new baseline. Only the
+ * trigger's first poll is a silent baseline: a device that appears after it is new, and what it shows
+ * (its first fix, an expiry within the window…) is reported as if the current state were emitted. Pure.
  */
 import type { Location } from '../../shared/wire';
+import { DAY_MS } from '../../shared/zonedDay';
 import { detectDeviceEvents } from './deviceEvents';
 import type { ReadPlan } from './plan';
 import {
@@ -15,6 +19,13 @@ import {
 	type TriggerEvent,
 	type TriggerState,
 } from './types';
+
+/**
+ * How long the state of a device the listing no longer shows is kept: long enough for a listing that
+ * leaves devices out for a call, a license lapsing and renewed, or a device moved out of a group and
+ * back; short enough that devices gone for good do not pile up in the workflow's static data.
+ */
+export const ABSENT_RETENTION_MS = 7 * DAY_MS;
 
 /** `notifications`: the counts of the read's `days`, when it had some. */
 export type ReadOutcome = { ok: true; fixes: Location[]; notifications?: DayCounts[] } | { ok: false; error: unknown };
@@ -37,44 +48,43 @@ export function advance(
 	const next: Record<string, DeviceState> = {};
 	const events: TriggerEvent[] = [];
 	const failures: PollOutcome['failures'] = [];
+	const started = previous.started === true;
+	const awaitingBaseline = new Set(previous.baselinePending ?? []);
+	const baselinePending: string[] = [];
 	for (const device of devices) {
-		const kept = previous.devices[device.id];
+		const kept = present(previous.devices[device.id]);
 		const read = readsById.get(device.id);
 		const outcome = outcomes.get(device.id);
+		const baseline = !started || awaitingBaseline.has(device.id);
 		if (!read || !outcome || !outcome.ok) {
 			if (kept) next[device.id] = kept;
+			else if (baseline) baselinePending.push(device.id);
 			if (outcome && !outcome.ok) failures.push({ deviceId: device.id, error: outcome.error });
 			continue;
 		}
-		const detection = detectDeviceEvents(kept, device, outcome.fixes, settings, now, outcome.notifications);
+		const isNew = kept === undefined && !baseline;
+		const options = isNew ? { ...settings, emitCurrentState: true } : settings;
+		const detection = detectDeviceEvents(kept, device, outcome.fixes, options, now, outcome.notifications);
 		const readUntil = read.kind === 'range' ? read.to : now.toISOString();
 		next[device.id] = detection.state.fix ? detection.state : { ...detection.state, since: readUntil };
 		events.push(...detection.events);
 	}
-	const state: TriggerState = { version: STATE_VERSION, devices: next };
+	const listed = new Set(devices.map((device) => device.id));
+	for (const [deviceId, kept] of Object.entries(previous.devices)) {
+		if (listed.has(deviceId)) continue;
+		const absentSince = kept.absentSince ?? now.toISOString();
+		if (now.getTime() - Date.parse(absentSince) < ABSENT_RETENTION_MS) next[deviceId] = { ...kept, absentSince };
+	}
+	const state: TriggerState = { version: STATE_VERSION, devices: next, started: true };
+	if (baselinePending.length > 0) state.baselinePending = baselinePending;
 	if (plan.cursor !== undefined) state.cursor = plan.cursor;
 	if (failures.length > 0) state.retry = failures.map((failure) => failure.deviceId);
 	return { events, state, failures };
 }
 
-/**
- * "Fetch Test Event": what the devices read would report if seen for the first time with their
- * current state emitted; when that is nothing, their current last locations.
- */
-export function sampleEvents(
-	devices: DeviceInfo[],
-	outcomes: Map<string, ReadOutcome>,
-	settings: DetectionSettings,
-	now: Date,
-): TriggerEvent[] {
-	const current = { ...settings, emitCurrentState: true };
-	const read = devices.flatMap((device) => {
-		const outcome = outcomes.get(device.id);
-		return outcome?.ok ? [{ device, fixes: outcome.fixes, notifications: outcome.notifications }] : [];
-	});
-	const detect = (options: DetectionSettings) =>
-		read.flatMap(({ device, fixes, notifications }) => detectDeviceEvents(undefined, device, fixes, options, now, notifications).events);
-	const events = detect(current);
-	if (events.length > 0) return events;
-	return detect({ ...current, events: ['locationUpdated'] });
+/** A listed device's state, without the mark of an absence that is over. */
+function present(state: DeviceState | undefined): DeviceState | undefined {
+	if (state?.absentSince === undefined) return state;
+	const { absentSince: _over, ...kept } = state;
+	return kept;
 }

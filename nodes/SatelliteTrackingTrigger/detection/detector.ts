@@ -5,7 +5,9 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
+import { longHash } from '../../shared/hash';
 import type { Location } from '../../shared/wire';
+import { fixFingerprint } from './fixes';
 import type { DayCounts, DetectionSettings, DeviceInfo, DeviceState, EventKind, FixPosition, SeenFix, TriggerEvent } from './types';
 
 export interface Observation {
@@ -30,13 +32,29 @@ export interface Detector {
 	/** The parameters only this detector reads; shown while one of its events is selected. */
 	properties?: INodeProperties[];
 	detect(observation: Observation, previous: DeviceState, settings: DetectionSettings): Detection;
+	/**
+	 * "Fetch Test Event", for a selected `kind` that did not happen among the devices read: an event
+	 * of that kind built from this device's data, with every field the real one carries. Without it
+	 * a sample carries the fields every event has.
+	 */
+	sample?(kind: EventKind, observation: Observation, settings: DetectionSettings): TriggerEvent;
 }
 
+/**
+ * An event of the observed device. Its `eventId` is the same whichever poll reports it (a poll run
+ * twice, or repeated after a crash before n8n saved the state), so a workflow can deduplicate on it.
+ * `identity` is what tells the event apart from the device's other events of its kind; by default the
+ * fix it reports (time, position, alerts) and its text details (a geofence's name). An event about
+ * the device rather than a fix names its own, since its `location` is only the newest fix known.
+ */
 export function deviceEvent(
 	event: EventKind,
 	observation: Observation,
 	location: TriggerEvent['location'],
 	details: Partial<TriggerEvent> = {},
+	identity: unknown[] = [location && fixFingerprint(location), ...Object.values(details).filter((value) => typeof value === 'string')],
 ): TriggerEvent {
-	return { event, deviceId: observation.device.id, deviceName: observation.device.name ?? '', location, ...details };
+	const deviceId = observation.device.id;
+	const eventId = longHash(JSON.stringify([deviceId, event, ...identity]));
+	return { event, eventId, deviceId, deviceName: observation.device.name ?? '', location, ...details };
 }

@@ -27,7 +27,7 @@ export function detectDeviceEvents(
 	notifications?: DayCounts[],
 ): DeviceDetection {
 	const known = previous ?? {};
-	const { fresh, newest, fix, keys } = freshFixes(known, fetched);
+	const { fresh, newest, fix, keys, digest } = freshFixes(known, fetched);
 	const observation: Observation = {
 		device,
 		fresh,
@@ -36,7 +36,7 @@ export function detectDeviceEvents(
 		now,
 		notifications,
 	};
-	const state: DeviceState = { fix, keys, since: fix ? undefined : known.since };
+	const state: DeviceState = { fix, keys, digest, since: fix ? undefined : known.since };
 	const events: TriggerEvent[] = [];
 	for (const { detector, events: reported } of DETECTORS) {
 		if (!reported.some((kind) => settings.events.includes(kind))) continue;

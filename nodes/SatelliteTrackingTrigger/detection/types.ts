@@ -15,6 +15,11 @@ export const EVENT_KINDS = [
 	'criticalAlert',
 	'deviceExpiring',
 	'dailyLimitNear',
+	'valueCrossed',
+	'fuelDropped',
+	'inputChanged',
+	'deviceBackOnline',
+	'geofenceDwell',
 ] as const;
 
 export type EventKind = (typeof EVENT_KINDS)[number];
@@ -28,11 +33,14 @@ export interface FixPosition {
 
 export interface TriggerEvent {
 	event: EventKind;
+	/** The same for the same event whichever poll reports it; different for different events. */
+	eventId: string;
 	deviceId: string;
 	deviceName: string;
 	/** The fix that caused the event; for device events the newest known one, null if it never reported. */
 	location: Location | FixPosition | null;
-	previousLocation?: FixPosition;
+	/** locationUpdated: null for a device's first fix. */
+	previousLocation?: FixPosition | null;
 	distanceMeters?: number;
 	geofence?: string;
 	silentForMinutes?: number;
@@ -41,10 +49,72 @@ export interface TriggerEvent {
 	alerts?: string[];
 	/** dailyLimitNear: which channel's count reached which threshold of its limit, on which day. */
 	channel?: Channel;
-	threshold?: LimitThreshold;
+	/** dailyLimitNear: `near` or `limit`; valueCrossed: the rule's value. */
+	threshold?: LimitThreshold | number;
 	count?: number;
 	limit?: number;
 	day?: string;
+	/** valueCrossed: the fix's field and value that crossed the rule's threshold in its direction. */
+	field?: NumericFixField;
+	value?: number;
+	direction?: ThresholdDirection;
+	/** fuelDropped: the fuel of the fix before, how much it fell and over how many minutes. */
+	previousValue?: number;
+	dropped?: number;
+	withinMinutes?: number;
+	/** inputChanged: which digital line (0-based) of the fix's `inputs` (or `outputs`) switched, from what to what. */
+	input?: number;
+	line?: DigitalLine;
+	from?: boolean;
+	to?: boolean;
+	/** geofenceDwell: how long the device had been inside when the stay reached the set length. */
+	dwellMinutes?: number;
+	/** "Fetch Test Event": the event did not happen; it shows the fields of its kind with the device's data. */
+	sample?: true;
+}
+
+/** valueCrossed: the fix fields a rule may watch (node-interface.md). */
+export const NUMERIC_FIX_FIELDS = [
+	'speed',
+	'battery',
+	'fuel',
+	'fuel2',
+	'temperature',
+	'temperature2',
+	'rpm',
+	'milleage',
+	'inactiveSeconds',
+] as const;
+
+export type NumericFixField = (typeof NUMERIC_FIX_FIELDS)[number];
+
+export type ThresholdDirection = 'above' | 'below';
+
+/** valueCrossed: one rule the user listed. */
+export interface ThresholdRule {
+	field: NumericFixField;
+	direction: ThresholdDirection;
+	value: number;
+	/** How far past the threshold, back out of the range, a value must go before the rule fires again. */
+	hysteresis: number;
+	/** Only devices with this tag (and value, when not empty); absent for every device. */
+	tag?: { key: string; value: string };
+}
+
+/** fuelDropped: a fall of more than `amount` between consecutive fixes at most `withinMinutes` apart, below `maxSpeed`. */
+export interface FuelDropSettings {
+	amount: number;
+	withinMinutes: number;
+	maxSpeed: number;
+}
+
+export type DigitalLine = 'input' | 'output';
+
+/** inputChanged: which lines, which indexes (empty for all) and which switches are reported. */
+export interface InputChangeSettings {
+	lines: DigitalLine[];
+	indexes: number[];
+	direction: 'on' | 'off' | 'both';
 }
 
 /** dailyLimitNear: the limits the user entered (the API does not expose them) and how days are cut. */
@@ -67,6 +137,14 @@ export interface DetectionSettings {
 	alertFilter: string[];
 	/** dailyLimitNear: absent when the event is not watched. */
 	dailyLimit?: DailyLimitSettings;
+	/** valueCrossed: absent (or empty) when the event is not watched. */
+	thresholdRules?: ThresholdRule[];
+	/** fuelDropped: absent when the event is not watched. */
+	fuelDrop?: FuelDropSettings;
+	/** inputChanged: absent when the event is not watched. */
+	inputChange?: InputChangeSettings;
+	/** geofenceDwell: the length of a stay that is reported. */
+	dwellMinutes?: number;
 	/** What is seen for the first time (a device, a geofence, a newly selected event) is emitted, not only recorded. */
 	emitCurrentState: boolean;
 }
@@ -93,17 +171,31 @@ export interface DeviceState {
 	fix?: SeenFix;
 	/** Fingerprints of the processed fixes dated exactly `fix.at`: equal timestamps are not duplicates. */
 	keys?: string[];
+	/** In place of `keys` when more than 20 fixes share `fix.at`: all their fingerprints in a fixed-size bit set. */
+	digest?: string;
 	/** Every-fix mode, for a device that has not reported yet: read its fixes from here on. */
 	since?: string;
 	/** locationUpdated: the last fix reported, kept only while newer fixes are held back by the minimum distance. */
 	ref?: SeenFix;
 	/** Geofence id → inside. */
 	fences?: Record<string, boolean>;
+	/** deviceSilent and deviceBackOnline: the device was silent at the last poll (one slice, so the two always pair). */
 	silent?: boolean;
 	/** deviceExpiring: the `expires` already dealt with ('' when checked and not within the window). */
 	expiry?: string;
 	/** dailyLimitNear: the last day counted, and the thresholds (crossingKey) already reported on it. */
 	limits?: { day: string; reported?: string[] };
+	/** valueCrossed: rule key → the device's value is inside the rule's range. */
+	ranges?: Record<string, boolean>;
+	/** fuelDropped: the fuel of the newest fix processed, when it had one. */
+	fuel?: number;
+	/** inputChanged: the newest fix's inputs and outputs as bits, e.g. `10` and `0`. */
+	inputs?: string;
+	outputs?: string;
+	/** geofenceDwell: geofence id → when the current stay began (ISO), or '' once it has been reported. */
+	stays?: Record<string, string>;
+	/** When the device listing first left the device out (ISO time); absent while it is listed. */
+	absentSince?: string;
 }
 
 export const STATE_VERSION = 1;
@@ -115,6 +207,14 @@ export interface TriggerState {
 	cursor?: string;
 	/** Devices whose read failed in the previous poll: read first. */
 	retry?: string[];
+	/**
+	 * The first poll happened: a device unknown to the state from then on is new, and what it shows is
+	 * reported. Absent in a first poll (and in states saved before it existed): unknown devices are a silent baseline.
+	 */
+	started?: true;
+	/** Devices listed by the first poll but not read yet (budget, failure): still a silent baseline when read. */
+	baselinePending?: string[];
 }
 
-export type DeviceInfo = Pick<Device, 'id' | 'name' | 'expires'>;
+/** Tags: valueCrossed rules may be scoped to the devices of a tag. */
+export type DeviceInfo = Pick<Device, 'id' | 'name' | 'expires' | 'tags'>;

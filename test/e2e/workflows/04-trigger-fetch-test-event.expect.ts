@@ -16,6 +16,7 @@ const expectation: WorkflowExpectation = {
 		for (const [i, e] of events.entries()) {
 			const shown = JSON.stringify(e);
 			ensure(e.event === 'locationUpdated', `event ${i}: expected event locationUpdated: ${shown}`);
+			ensure(typeof e.eventId === 'string' && e.eventId !== '', `event ${i}: no eventId: ${shown}`);
 			ensure(typeof e.deviceId === 'string' && e.deviceId !== '', `event ${i}: no deviceId: ${shown}`);
 			ensure(typeof e.deviceName === 'string', `event ${i}: no deviceName: ${shown}`);
 			const location = e.location as Record<string, unknown> | undefined;

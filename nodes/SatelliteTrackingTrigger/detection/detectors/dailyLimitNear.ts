@@ -1,7 +1,8 @@
-import { crossingKey, DEFAULT_NEAR_SHARE, unreportedCrossings } from '../../../shared/notifications';
+import { CHANNELS, crossingKey, DEFAULT_NEAR_SHARE, unreportedCrossings, type LimitCrossing } from '../../../shared/notifications';
 import { dailyLimitsCollection, dayTimeZone } from '../../../shared/descriptions';
-import { deviceEvent, type Detector } from '../detector';
-import type { DeviceState, TriggerEvent } from '../types';
+import { dayOf } from '../../../shared/zonedDay';
+import { deviceEvent, type Detector, type Observation } from '../detector';
+import type { DeviceState, EventKind, TriggerEvent } from '../types';
 
 /**
  * A device whose e-mail or SMS count of the day reached the set share of its limit, and then the
@@ -36,14 +37,26 @@ export const dailyLimitNear: Detector = {
 			const crossings = unreportedCrossings(counts, config.limits, reported, config.share);
 			// No record yet (a new device, a newly selected event): today's count is the baseline.
 			if (limits !== undefined || settings.emitCurrentState) {
-				const location = observation.newest ?? null;
-				events.push(...crossings.map((crossing) => deviceEvent('dailyLimitNear', observation, location, { ...crossing, day })));
+				events.push(...crossings.map((crossing) => limitEvent('dailyLimitNear', observation, crossing, day)));
 			}
 			limits = record(day, [...reported, ...crossings.map(crossingKey)]);
 		}
 		return { events, state: { limits } };
 	},
+	sample(kind, observation, settings) {
+		const config = settings.dailyLimit!;
+		const counted = observation.notifications?.[observation.notifications.length - 1];
+		const channel = CHANNELS.find((candidate) => config.limits[candidate] !== undefined) ?? 'email';
+		const crossing = { channel, threshold: 'near' as const, count: counted?.counts[channel] ?? 0, limit: config.limits[channel] ?? 0 };
+		return limitEvent(kind, observation, crossing, counted?.day ?? dayOf(observation.now, config.timeZone));
+	},
 };
+
+/** Told apart by channel, threshold and day: `location` is only the newest fix known. */
+function limitEvent(kind: EventKind, observation: Observation, crossing: LimitCrossing, day: string): TriggerEvent {
+	const identity = [crossing.channel, crossing.threshold, day];
+	return deviceEvent(kind, observation, observation.newest ?? null, { ...crossing, day }, identity);
+}
 
 function record(day: string, reported: string[]): NonNullable<DeviceState['limits']> {
 	return reported.length > 0 ? { day, reported } : { day };

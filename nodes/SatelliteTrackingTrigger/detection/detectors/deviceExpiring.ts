@@ -1,5 +1,7 @@
 import { isExpiringWithin } from '../../../shared/devices';
-import { deviceEvent, type Detector } from '../detector';
+import { DAY_MS } from '../../../shared/zonedDay';
+import { deviceEvent, type Detector, type Observation } from '../detector';
+import type { EventKind, TriggerEvent } from '../types';
 
 export const DEFAULT_EXPIRING_WITHIN_DAYS = 7;
 
@@ -19,9 +21,17 @@ export const deviceExpiring: Detector = {
 		const expires = observation.device.expires ?? '';
 		if (!isExpiringWithin(observation.device, observation.now, settings.expiringWithinDays)) return { events: [], state: { expiry: previous.expiry ?? '' } };
 		const report = previous.expiry !== expires && (previous.expiry !== undefined || settings.emitCurrentState);
-		const events = report
-			? [deviceEvent('deviceExpiring', observation, observation.newest ?? null, { expires })]
-			: [];
+		const events = report ? [expiry('deviceExpiring', observation, expires)] : [];
 		return { events, state: { expiry: expires } };
 	},
+	sample(kind, observation, settings) {
+		const expires = observation.device.expires ?? '';
+		const within = new Date(observation.now.getTime() + settings.expiringWithinDays * DAY_MS).toISOString();
+		return expiry(kind, observation, Number.isNaN(Date.parse(expires)) ? within : expires);
+	},
 };
+
+/** Told apart by the expiry date: `location` is only the newest fix known. */
+function expiry(kind: EventKind, observation: Observation, expires: string): TriggerEvent {
+	return deviceEvent(kind, observation, observation.newest ?? null, { expires }, [expires]);
+}

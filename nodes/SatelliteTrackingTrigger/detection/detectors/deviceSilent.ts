@@ -1,14 +1,14 @@
-import { deviceEvent, type Detector } from '../detector';
-import { fixTime } from '../fixes';
-
-const MINUTE_MS = 60_000;
+import { deviceEvent, type Detector, type Observation } from '../detector';
+import { fixTime, MINUTE_MS } from '../fixes';
+import type { EventKind, TriggerEvent } from '../types';
 
 export const DEFAULT_SILENT_AFTER_MINUTES = 60;
 
 /**
  * A device whose newest fix is older than the silence threshold: reported once per silence, and
  * again only after it has sent a fix and fallen silent anew. A device that never reported has no
- * silence to measure.
+ * silence to measure. Its pair, deviceBackOnline, is the first fix after a silence was recorded:
+ * both read and write the one `silent` slice, so every silence reported ends in one back-online.
  */
 export const deviceSilent: Detector = {
 	properties: [
@@ -24,13 +24,28 @@ export const deviceSilent: Detector = {
 	detect(observation, previous, settings) {
 		const newest = observation.newest;
 		if (!newest) return { events: [] };
+		const events: TriggerEvent[] = [];
+		const firstFresh = observation.fresh[0];
+		if (previous.silent === true && firstFresh && observation.previous) {
+			// The gap from the last fix before the silence to the first one after it (in Latest Fix mode,
+			// the first one a poll saw).
+			const gapMs = fixTime(firstFresh) - Date.parse(observation.previous.at);
+			events.push(deviceEvent('deviceBackOnline', observation, firstFresh, { silentForMinutes: Math.floor(gapMs / MINUTE_MS) }));
+		}
 		const silentMs = observation.now.getTime() - fixTime(newest);
-		if (silentMs < settings.silentAfterMinutes * MINUTE_MS) return { events: [], state: { silent: false } };
+		if (silentMs < settings.silentAfterMinutes * MINUTE_MS) return { events, state: { silent: false } };
 		const alreadyReported = previous.silent === true && observation.fresh.length === 0;
 		const report = !alreadyReported && (previous.silent !== undefined || settings.emitCurrentState);
-		const events = report
-			? [deviceEvent('deviceSilent', observation, newest, { silentForMinutes: Math.floor(silentMs / MINUTE_MS) })]
-			: [];
+		if (report) events.push(silence('deviceSilent', observation, newest));
 		return { events, state: { silent: true } };
 	},
+	sample(kind, observation) {
+		return silence(kind, observation, observation.newest);
+	},
 };
+
+/** A silence is told apart by the fix it follows; how long it has lasted grows from poll to poll. */
+function silence(kind: EventKind, observation: Observation, newest: Observation['newest']): TriggerEvent {
+	const silentForMinutes = newest ? Math.floor((observation.now.getTime() - fixTime(newest)) / MINUTE_MS) : undefined;
+	return deviceEvent(kind, observation, newest ?? null, { silentForMinutes }, [newest && fixTime(newest)]);
+}

@@ -18,6 +18,13 @@ export const geofenceCrossing: Detector = {
 		}
 		return { events, state: { fences: Object.keys(fences).length > 0 ? fences : undefined } };
 	},
+	sample(kind, observation, settings) {
+		// A geofence the fix lies outside of for an exit, inside of for an entry, when there is one.
+		const fix = observation.newest;
+		const fitting = fix && settings.geofences.find((geofence) => geofenceContains(geofence, fix) === (kind === 'geofenceEntered'));
+		const geofence = fitting ?? settings.geofences[0];
+		return deviceEvent(kind, observation, fix ?? null, { geofence: geofence?.name });
+	},
 };
 
 function crossings(

@@ -4,8 +4,12 @@ import { criticalAlert } from './criticalAlert';
 import { dailyLimitNear } from './dailyLimitNear';
 import { deviceExpiring } from './deviceExpiring';
 import { deviceSilent } from './deviceSilent';
+import { fuelDropped } from './fuelDropped';
 import { geofenceCrossing } from './geofenceCrossing';
+import { geofenceDwell } from './geofenceDwell';
+import { inputChanged } from './inputChanged';
 import { locationUpdated } from './locationUpdated';
+import { valueCrossed } from './valueCrossed';
 
 export interface EventDefinition {
 	/** The Events option users pick. */
@@ -50,6 +54,11 @@ export const EVENTS: Record<EventKind, EventDefinition> = {
 		order: 6,
 		detector: dailyLimitNear,
 	},
+	deviceBackOnline: { name: 'Device Back Online', description: 'A device reported silent sends a fix again', order: 7, detector: deviceSilent },
+	geofenceDwell: { name: 'Geofence Dwell', description: 'A device stays inside one of the geofences below for the set time', order: 8, detector: geofenceDwell },
+	inputChanged: { name: 'Input Changed', description: 'A digital input (or output) of a device switches on or off', order: 9, detector: inputChanged },
+	valueCrossed: { name: 'Telemetry Threshold', description: 'A telemetry value (temperature, fuel, battery…) crosses a rule below', order: 10, detector: valueCrossed },
+	fuelDropped: { name: 'Fuel Dropped', description: 'Fuel falls sharply between two fixes of a standing vehicle', order: 11, detector: fuelDropped },
 };
 
 /** Each detector once, with the events it reports: it runs when one of them is selected. */

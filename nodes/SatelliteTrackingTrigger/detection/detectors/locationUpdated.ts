@@ -27,7 +27,7 @@ export const locationUpdated: Detector = {
 		const events: TriggerEvent[] = [];
 		for (const fix of observation.fresh) {
 			if (!anchor) {
-				events.push(deviceEvent('locationUpdated', observation, fix));
+				events.push(deviceEvent('locationUpdated', observation, fix, { previousLocation: null }));
 			} else {
 				const distance = distanceMeters(position(anchor), fix);
 				if (distance < settings.minDistanceMeters) continue;

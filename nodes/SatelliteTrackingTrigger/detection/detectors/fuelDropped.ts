@@ -1,0 +1,90 @@
+import type { Location } from '../../../shared/wire';
+import { deviceEvent, type Detector } from '../detector';
+import { fixTime, MINUTE_MS } from '../fixes';
+import type { TriggerEvent } from '../types';
+
+export const DEFAULT_FUEL_DROP_AMOUNT = 10;
+export const DEFAULT_FUEL_DROP_WITHIN_MINUTES = 15;
+export const DEFAULT_FUEL_DROP_MAX_SPEED = 5;
+
+/**
+ * Fuel that falls by more than the set amount between two consecutive fixes, close enough in time,
+ * while the vehicle stands (or crawls): the shape of a theft or a leak, not of driving. The pair may
+ * span two polls: state keeps the fuel of the newest fix processed. In Latest Fix mode the
+ * consecutive fixes are the ones the polls saw.
+ */
+export const fuelDropped: Detector = {
+	properties: [
+		{
+			displayName: 'Fuel Drop Amount',
+			name: 'fuelDropAmount',
+			type: 'number',
+			default: DEFAULT_FUEL_DROP_AMOUNT,
+			typeOptions: { minValue: 0 },
+			description: 'Report fuel that falls by more than this (in the unit the device reports) between two consecutive fixes',
+		},
+		{
+			displayName: 'Fuel Drop Within (Minutes)',
+			name: 'fuelDropWithinMinutes',
+			type: 'number',
+			default: DEFAULT_FUEL_DROP_WITHIN_MINUTES,
+			typeOptions: { minValue: 1 },
+			description: 'Only fixes at most this far apart are compared: a fall across a longer gap is not reported',
+		},
+		{
+			displayName: 'Fuel Drop Max Speed',
+			name: 'fuelDropMaxSpeed',
+			type: 'number',
+			default: DEFAULT_FUEL_DROP_MAX_SPEED,
+			typeOptions: { minValue: 0 },
+			description: 'Only falls seen while the speed (km/h) is at most this: a parked or crawling vehicle',
+		},
+	],
+	detect(observation, previous, settings) {
+		const config = settings.fuelDrop;
+		if (!config) return { events: [] };
+		const events: TriggerEvent[] = [];
+		let fuel = previous.fuel;
+		let at = observation.previous ? Date.parse(observation.previous.at) : undefined;
+		for (const fix of observation.fresh) {
+			const now = typeof fix.fuel === 'number' && Number.isFinite(fix.fuel) ? fix.fuel : undefined;
+			const time = fixTime(fix);
+			if (now !== undefined && fuel !== undefined && at !== undefined) {
+				const dropped = fuel - now;
+				const minutes = (time - at) / MINUTE_MS;
+				const standing = (fix.speed ?? 0) <= config.maxSpeed;
+				if (dropped > config.amount && minutes <= config.withinMinutes && standing) {
+					events.push(
+						deviceEvent('fuelDropped', observation, fix, {
+							value: now,
+							previousValue: fuel,
+							dropped: round(dropped),
+							withinMinutes: round(minutes),
+						}),
+					);
+				}
+			}
+			fuel = now;
+			at = time;
+		}
+		const kept = observation.fresh.length > 0 ? fuel : previous.fuel;
+		return { events, state: { fuel: kept } };
+	},
+	sample(_kind, observation, settings) {
+		// The newest fuel level, as if it had just fallen by the set amount.
+		const config = settings.fuelDrop ?? { amount: DEFAULT_FUEL_DROP_AMOUNT, withinMinutes: DEFAULT_FUEL_DROP_WITHIN_MINUTES };
+		const fix = observation.newest ?? null;
+		const fuel = (fix as Partial<Location> | null)?.fuel;
+		const value = typeof fuel === 'number' && Number.isFinite(fuel) ? fuel : 0;
+		return deviceEvent('fuelDropped', observation, fix, {
+			value,
+			previousValue: round(value + config.amount),
+			dropped: config.amount,
+			withinMinutes: config.withinMinutes,
+		});
+	},
+};
+
+function round(value: number): number {
+	return Math.round(value * 100) / 100;
+}

@@ -1,0 +1,54 @@
+import { geofenceContains } from '../../../shared/geo/geofence';
+import { deviceEvent, type Detector } from '../detector';
+import { fixTime, MINUTE_MS } from '../fixes';
+import type { TriggerEvent } from '../types';
+
+export const DEFAULT_DWELL_MINUTES = 30;
+
+/**
+ * A device that has stayed inside a geofence for the set time: once per stay. A stay runs from the
+ * first fix seen inside to the fix that reaches the length, by fix times, so it comes out the same
+ * however far apart the polls are (in Latest Fix mode it begins at the first fix a poll saw inside).
+ * A fix outside ends the stay. State keeps, per geofence the device is in, when the stay began, or ''
+ * once it has been reported.
+ */
+export const geofenceDwell: Detector = {
+	properties: [
+		{
+			displayName: 'Dwell (Minutes)',
+			name: 'dwellMinutes',
+			type: 'number',
+			default: DEFAULT_DWELL_MINUTES,
+			typeOptions: { minValue: 1 },
+			description: 'Report a device that stays inside one of the geofences for this long; once per stay',
+		},
+	],
+	detect(observation, previous, settings) {
+		const dwellMs = (settings.dwellMinutes ?? 0) * MINUTE_MS;
+		const events: TriggerEvent[] = [];
+		const stays: Record<string, string> = {};
+		for (const geofence of settings.geofences) {
+			let began = previous.stays?.[geofence.id];
+			for (const fix of observation.fresh) {
+				if (!geofenceContains(geofence, fix)) {
+					began = undefined;
+					continue;
+				}
+				began ??= fix.dateTime;
+				if (began === '') continue;
+				const insideMs = fixTime(fix) - Date.parse(began);
+				if (insideMs < dwellMs) continue;
+				const details = { geofence: geofence.name, dwellMinutes: Math.floor(insideMs / MINUTE_MS) };
+				events.push(deviceEvent('geofenceDwell', observation, fix, details));
+				began = '';
+			}
+			if (began !== undefined) stays[geofence.id] = began;
+		}
+		return { events, state: { stays: Object.keys(stays).length > 0 ? stays : undefined } };
+	},
+	sample(_kind, observation, settings) {
+		const fix = observation.newest;
+		const geofence = (fix && settings.geofences.find((candidate) => geofenceContains(candidate, fix))) ?? settings.geofences[0];
+		return deviceEvent('geofenceDwell', observation, fix ?? null, { geofence: geofence?.name, dwellMinutes: settings.dwellMinutes ?? DEFAULT_DWELL_MINUTES });
+	},
+};

@@ -1,0 +1,104 @@
+import type { Location } from '../../../shared/wire';
+import { deviceEvent, type Detector, type Observation } from '../detector';
+import { fixFingerprint } from '../fixes';
+import type { DeviceState, DigitalLine, InputChangeSettings, TriggerEvent } from '../types';
+
+const FIELD: Record<DigitalLine, 'inputs' | 'outputs'> = { input: 'inputs', output: 'outputs' };
+
+/**
+ * A digital input (a door sensor, a panic button, ignition) or output switching between fixes:
+ * which lines and which way are the user's choice. The first fix that carries the lines is the
+ * baseline: there is no switch to report without a state before it.
+ */
+export const inputChanged: Detector = {
+	properties: [
+		{
+			displayName: 'Inputs',
+			name: 'inputIndexes',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 0, 2',
+			description: "Which of the fix's digital lines to watch, counted from 0 (comma-separated). Empty: all.",
+		},
+		{
+			displayName: 'Input Switches',
+			name: 'inputDirection',
+			type: 'options',
+			default: 'both',
+			options: [
+				{ name: 'Off to On', value: 'on' },
+				{ name: 'On to Off', value: 'off' },
+				{ name: 'Both Ways', value: 'both' },
+			],
+		},
+		{
+			displayName: 'Lines',
+			name: 'inputLines',
+			type: 'options',
+			default: 'inputs',
+			options: [
+				{ name: 'Digital Inputs', value: 'inputs' },
+				{ name: 'Digital Outputs', value: 'outputs' },
+				{ name: 'Inputs and Outputs', value: 'both' },
+			],
+		},
+	],
+	detect(observation, previous, settings) {
+		const config = settings.inputChange;
+		if (!config) return { events: [] };
+		const events: TriggerEvent[] = [];
+		const state: Pick<DeviceState, 'inputs' | 'outputs'> = {};
+		for (const line of config.lines) {
+			state[FIELD[line]] = switches(line, previous[FIELD[line]], observation, config, events);
+		}
+		return { events, state };
+	},
+	sample(_kind, observation, settings) {
+		// The first watched line of the newest fix, as if it had just switched to what it shows.
+		const config = settings.inputChange ?? { lines: ['input'], indexes: [], direction: 'both' };
+		const line = config.lines[0];
+		const input = config.indexes[0] ?? 0;
+		const fix = observation.newest ?? null;
+		const bits = fix ? toBits(fix as Location, line) : undefined;
+		const to = bits?.[input] === undefined ? config.direction !== 'off' : bits[input] === '1';
+		return switched(observation, fix, { input, line, from: !to, to });
+	},
+};
+
+/** Told apart by the fix and the line: several can switch in one fix. */
+function switched(observation: Observation, fix: TriggerEvent['location'], details: Pick<TriggerEvent, 'input' | 'line' | 'from' | 'to'>): TriggerEvent {
+	return deviceEvent('inputChanged', observation, fix, details, [fix && fixFingerprint(fix), details.line, details.input]);
+}
+
+function switches(
+	line: DigitalLine,
+	known: string | undefined,
+	observation: Observation,
+	config: InputChangeSettings,
+	events: TriggerEvent[],
+): string | undefined {
+	let bits = known;
+	for (const fix of observation.fresh) {
+		const now = toBits(fix, line);
+		if (now === undefined) continue;
+		if (bits !== undefined) {
+			for (let input = 0; input < Math.min(bits.length, now.length); input++) {
+				if (bits[input] === now[input] || !watched(config, input, now[input] === '1')) continue;
+				events.push(switched(observation, fix, { input, line, from: bits[input] === '1', to: now[input] === '1' }));
+			}
+		}
+		bits = now;
+	}
+	return bits;
+}
+
+function watched(config: InputChangeSettings, input: number, on: boolean): boolean {
+	if (config.indexes.length > 0 && !config.indexes.includes(input)) return false;
+	return config.direction === 'both' || (config.direction === 'on') === on;
+}
+
+/** `[true, false]` as `10`: compact for state; undefined when the fix does not carry the lines. */
+function toBits(fix: Location, line: DigitalLine): string | undefined {
+	const values = fix[FIELD[line]];
+	return Array.isArray(values) ? values.map((value) => (value === true ? '1' : '0')).join('') : undefined;
+}

@@ -1,0 +1,157 @@
+import { hasTag } from '../../../shared/devices';
+import { shortHash } from '../../../shared/hash';
+import type { Location } from '../../../shared/wire';
+import { deviceEvent, type Detector, type Observation } from '../detector';
+import { fixFingerprint } from '../fixes';
+import { NUMERIC_FIX_FIELDS, type DetectionSettings, type ThresholdRule, type TriggerEvent } from '../types';
+
+const FIELD_NAMES: Record<(typeof NUMERIC_FIX_FIELDS)[number], string> = {
+	speed: 'Speed',
+	battery: 'Battery',
+	fuel: 'Fuel',
+	fuel2: 'Fuel 2',
+	temperature: 'Temperature',
+	temperature2: 'Temperature 2',
+	rpm: 'RPM',
+	milleage: 'Mileage',
+	inactiveSeconds: 'Inactive Seconds',
+};
+
+/**
+ * A device's telemetry value crossing into a rule's range (above or below a threshold): reported
+ * once, and again only after the value has left the range by more than the rule's hysteresis, so a
+ * value wobbling around the threshold does not flap. A rule a device has no record for (a new rule,
+ * an edited one, a device whose fixes lacked the field) starts from the first value seen: inside
+ * the range then is reported only when the current state is to be emitted.
+ */
+export const valueCrossed: Detector = {
+	properties: [
+		{
+			displayName: 'Threshold Rules',
+			name: 'thresholdRules',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			placeholder: 'Add Rule',
+			default: {},
+			description: 'Editing a rule starts it afresh: where the values are is recorded again, without events',
+			options: [
+				{
+					displayName: 'Rule',
+					name: 'rule',
+					values: [
+						{
+							displayName: 'Direction',
+							name: 'direction',
+							type: 'options',
+							default: 'above',
+							options: [
+								{ name: 'Rises Above', value: 'above' },
+								{ name: 'Falls Below', value: 'below' },
+							],
+						},
+						{
+							displayName: 'Field',
+							name: 'field',
+							type: 'options',
+							default: 'temperature',
+							options: NUMERIC_FIX_FIELDS.map((value) => ({ name: FIELD_NAMES[value], value })),
+							description: 'The fix field to watch, in the unit the device reports it',
+						},
+						{
+							displayName: 'Hysteresis',
+							name: 'hysteresis',
+							type: 'number',
+							default: 0,
+							typeOptions: { minValue: 0, numberPrecision: 2 },
+							description: 'After an event, the value must come back past the threshold by more than this before the rule fires again',
+						},
+						{
+							displayName: 'Only Devices With Tag',
+							name: 'tagKey',
+							type: 'string',
+							default: '',
+							placeholder: 'e.g. cargo',
+							description: 'Leave empty to apply the rule to every watched device',
+						},
+						{
+							displayName: 'Tag Value',
+							name: 'tagValue',
+							type: 'string',
+							default: '',
+							placeholder: 'e.g. chilled',
+							description: 'Leave empty for every device that has the tag, whatever its value',
+						},
+						{ displayName: 'Value', name: 'value', type: 'number', default: 0, typeOptions: { numberPrecision: 2 } },
+					],
+				},
+			],
+		},
+	],
+	detect(observation, previous, settings) {
+		const events: TriggerEvent[] = [];
+		const ranges: Record<string, boolean> = {};
+		for (const rule of settings.thresholdRules ?? []) {
+			if (rule.tag && !hasTag(observation.device, rule.tag.key, rule.tag.value)) continue;
+			const key = ruleKey(rule);
+			const inside = crossings(rule, previous.ranges?.[key], observation, settings, events);
+			if (inside !== undefined) ranges[key] = inside;
+		}
+		return { events, state: { ranges: Object.keys(ranges).length > 0 ? ranges : undefined } };
+	},
+	sample(_kind, observation, settings) {
+		const rules = settings.thresholdRules ?? [];
+		const rule = rules.find((candidate) => !candidate.tag || hasTag(observation.device, candidate.tag.key, candidate.tag.value)) ?? rules[0];
+		const fix = observation.newest ?? null;
+		if (!rule) return deviceEvent('valueCrossed', observation, fix);
+		const value = fix ? numericValue(fix as Partial<Location>, rule.field) : undefined;
+		return crossing(observation, fix, rule, value ?? rule.value);
+	},
+};
+
+/** Told apart by the fix and the rule: two rules can fire on one fix. */
+function crossing(observation: Observation, fix: TriggerEvent['location'], rule: ThresholdRule, value: number): TriggerEvent {
+	const details = { field: rule.field, value, threshold: rule.value, direction: rule.direction };
+	return deviceEvent('valueCrossed', observation, fix, details, [fix && fixFingerprint(fix), rule.field, rule.direction, rule.value]);
+}
+
+/** Stable across polls and restarts; changes when the rule is edited. */
+function ruleKey(rule: ThresholdRule): string {
+	return shortHash(JSON.stringify([rule.field, rule.direction, rule.value, rule.hysteresis, rule.tag?.key, rule.tag?.value]));
+}
+
+/** Whether `value` is in the rule's range (`entered`), out of it by more than the hysteresis (`left`), or between. */
+function rangeSide(rule: ThresholdRule, value: number): 'entered' | 'left' | 'between' {
+	const past = rule.direction === 'above' ? value - rule.value : rule.value - value;
+	if (past > 0) return 'entered';
+	return -past > rule.hysteresis ? 'left' : 'between';
+}
+
+function crossings(
+	rule: ThresholdRule,
+	known: boolean | undefined,
+	observation: Observation,
+	settings: DetectionSettings,
+	events: TriggerEvent[],
+): boolean | undefined {
+	let inside = known;
+	for (const fix of observation.fresh) {
+		const value = numericValue(fix, rule.field);
+		if (value === undefined) continue;
+		const side = rangeSide(rule, value);
+		if (side === 'between') {
+			// Within the hysteresis band nothing changes; a first value there counts as outside.
+			inside ??= false;
+			continue;
+		}
+		const now = side === 'entered';
+		const report = inside === undefined ? now && settings.emitCurrentState : now && !inside;
+		if (report) events.push(crossing(observation, fix, rule, value));
+		inside = now;
+	}
+	return inside;
+}
+
+function numericValue(fix: Partial<Location>, field: ThresholdRule['field']): number | undefined {
+	const value = fix[field];
+	return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}

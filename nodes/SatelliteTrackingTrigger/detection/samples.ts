@@ -1,0 +1,50 @@
+/**
+ * "Fetch Test Event": items of every selected event kind, from the devices read. What those devices
+ * would report if seen for the first time with their current state emitted is real and shown as it
+ * is; a selected kind that did not happen among them is shown by a sample built from the device with
+ * the newest fix, with every field its kind carries, marked `sample: true`. Pure.
+ */
+import type { ReadOutcome } from './advance';
+import { deviceEvent, type Observation } from './detector';
+import { EVENTS } from './detectors';
+import { detectDeviceEvents } from './deviceEvents';
+import { fixTime, freshFixes } from './fixes';
+import type { DetectionSettings, DeviceInfo, EventKind, TriggerEvent } from './types';
+
+export function sampleEvents(
+	devices: DeviceInfo[],
+	outcomes: Map<string, ReadOutcome>,
+	settings: DetectionSettings,
+	now: Date,
+): TriggerEvent[] {
+	const current = { ...settings, emitCurrentState: true };
+	const read = devices.flatMap((device) => {
+		const outcome = outcomes.get(device.id);
+		return outcome?.ok ? [{ device, fixes: outcome.fixes, notifications: outcome.notifications }] : [];
+	});
+	const real = read.flatMap(({ device, fixes, notifications }) => detectDeviceEvents(undefined, device, fixes, current, now, notifications).events);
+	const observations = read.map(({ device, fixes, notifications }): Observation => {
+		const { fresh, newest } = freshFixes({}, fixes);
+		return { device, fresh, newest, now, notifications };
+	});
+	const source = newestObservation(observations);
+	if (!source) return real;
+	const missing = (Object.keys(EVENTS) as EventKind[]).filter(
+		(kind) => settings.events.includes(kind) && !real.some((event) => event.event === kind),
+	);
+	const samples = missing.map((kind) =>
+		asSample(EVENTS[kind].detector.sample?.(kind, source, settings) ?? deviceEvent(kind, source, source.newest ?? null)),
+	);
+	return [...real, ...samples];
+}
+
+/** The device that reported last shows the freshest data; any device when none has reported. */
+function newestObservation(observations: Observation[]): Observation | undefined {
+	const time = (observation: Observation) => (observation.newest ? fixTime(observation.newest) : -Infinity);
+	return observations.reduce<Observation | undefined>((best, observation) => (best && time(best) >= time(observation) ? best : observation), undefined);
+}
+
+/** Its own id, so that a workflow deduplicating on `eventId` never takes a sample for the real event. */
+function asSample(event: TriggerEvent): TriggerEvent {
+	return { ...event, eventId: `sample-${event.eventId}`, sample: true };
+}

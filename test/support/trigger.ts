@@ -1,0 +1,123 @@
+/**
+ * What the trigger's tests share: one factory for detection settings, one loop that polls a
+ * device's detection in sequence (pure), and one harness that polls the node in n8n's PollContext
+ * against a sandbox, with persistent static data and restarts.
+ */
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import { SatelliteTrackingTrigger } from '../../nodes/SatelliteTrackingTrigger/SatelliteTrackingTrigger.node.ts';
+import { detectDeviceEvents } from '../../nodes/SatelliteTrackingTrigger/detection/deviceEvents';
+import { DEFAULT_EXPIRING_WITHIN_DAYS } from '../../nodes/SatelliteTrackingTrigger/detection/detectors/deviceExpiring';
+import { DEFAULT_SILENT_AFTER_MINUTES } from '../../nodes/SatelliteTrackingTrigger/detection/detectors/deviceSilent';
+import type {
+	DayCounts,
+	DetectionSettings,
+	DeviceInfo,
+	DeviceState,
+	TriggerEvent,
+} from '../../nodes/SatelliteTrackingTrigger/detection/types';
+import type { Location } from '../../nodes/shared/wire';
+import { DEMO_API_KEY, DEMO_USER_NAME, startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/server';
+import { Engine, TRIGGER_NODE_TYPE, registerNodeType } from './engine';
+
+const TOKEN_ROUTE = 'POST /api/Auth/Token';
+
+/** The node's defaults, Location Updated alone; a test states what it changes. */
+export function detectionSettings(overrides: Partial<DetectionSettings> = {}): DetectionSettings {
+	return {
+		events: ['locationUpdated'],
+		geofences: [],
+		minDistanceMeters: 0,
+		silentAfterMinutes: DEFAULT_SILENT_AFTER_MINUTES,
+		expiringWithinDays: DEFAULT_EXPIRING_WITHIN_DAYS,
+		alertFilter: [],
+		emitCurrentState: false,
+		...overrides,
+	};
+}
+
+/** One poll of one device: what its read fetched, at which time. */
+export interface DevicePoll {
+	fixes: Location[];
+	now: Date;
+	/** The device as listed at this poll, when it differs from the one given to {@link pollDevice}. */
+	device?: DeviceInfo;
+	notifications?: DayCounts[];
+}
+
+/** Polls in sequence, carrying the state from one to the next; the first is a baseline unless `start` is given. */
+export function pollDevice(
+	device: DeviceInfo,
+	polls: DevicePoll[],
+	settings: DetectionSettings,
+	start?: DeviceState,
+): { events: TriggerEvent[][]; state: DeviceState } {
+	let state = start;
+	const events: TriggerEvent[][] = [];
+	for (const poll of polls) {
+		const result = detectDeviceEvents(state, poll.device ?? device, poll.fixes, settings, poll.now, poll.notifications);
+		state = result.state;
+		events.push(result.events);
+	}
+	return { events, state: state! };
+}
+
+/** The events of a poll's output, as the workflow receives them. */
+export function eventsOf(output: INodeExecutionData[][] | null): TriggerEvent[] {
+	return (output?.[0] ?? []).map((item) => item.json as unknown as TriggerEvent);
+}
+
+/** What n8n keeps of static data across a restart: a JSON copy. */
+export const restartedFrom = (staticData: IDataObject): IDataObject => JSON.parse(JSON.stringify(staticData));
+
+/** The trigger's state inside the static data the harness polls with. */
+export const triggerState = (staticData: IDataObject) =>
+	(staticData['node:Trigger'] as { state: { devices: Record<string, DeviceState> } & IDataObject }).state;
+
+export interface TriggerHarness {
+	sandbox: Sandbox;
+	engine: Engine;
+	/** Events of one poll, as the workflow would receive them. */
+	poll(parameters: INodeParameters, staticData: IDataObject, mode?: 'trigger' | 'manual'): Promise<TriggerEvent[]>;
+	/** The API requests (token calls aside) the last poll made. */
+	lastPollRequests(): Array<{ route: string | null; deviceId?: string; body: unknown }>;
+	/** A new node instance and engine, as after an n8n restart. */
+	restart(): void;
+}
+
+/** A sandbox for one test, and the trigger polled against it through n8n's PollContext. */
+export async function withTriggerSandbox(options: SandboxOptions, test: (harness: TriggerHarness) => Promise<void>): Promise<void> {
+	const sandbox = await startSandbox({ port: 0, ...options });
+	const engineFor = () => new Engine({ baseUrl: sandbox.url, userName: DEMO_USER_NAME, apiKey: DEMO_API_KEY });
+	let engine = engineFor();
+	let logStart = 0;
+	let logEnd = 0;
+	const harness: TriggerHarness = {
+		sandbox,
+		get engine() {
+			return engine;
+		},
+		async poll(parameters, staticData, mode = 'trigger') {
+			logStart = sandbox.requestLog.length;
+			try {
+				return eventsOf(await engine.poll(parameters, staticData, mode));
+			} finally {
+				logEnd = sandbox.requestLog.length;
+			}
+		},
+		lastPollRequests: () =>
+			sandbox.requestLog
+				.slice(logStart, logEnd)
+				.filter((entry) => entry.route !== TOKEN_ROUTE)
+				.map((entry) => ({ route: entry.route, deviceId: entry.deviceId, body: entry.body })),
+		restart() {
+			registerNodeType(TRIGGER_NODE_TYPE, new SatelliteTrackingTrigger());
+			engine = engineFor();
+		},
+	};
+	try {
+		await test(harness);
+	} finally {
+		await sandbox.close();
+	}
+}

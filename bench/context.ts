@@ -26,6 +26,9 @@ export interface Sizes {
 	/** P5: Max Requests per Minute, and requests sent (more than the cap, so the window matters). */
 	capPerMinute: number;
 	capRequests: number;
+	/** P6: workflows started at once on one credential, and items each (against a quota of capPerMinute). */
+	sharedWorkflows: number;
+	sharedItems: number;
 }
 
 export const FULL: Sizes = {
@@ -44,6 +47,8 @@ export const FULL: Sizes = {
 	newShare: 0.1,
 	capPerMinute: 600,
 	capRequests: 800,
+	sharedWorkflows: 4,
+	sharedItems: 500,
 };
 
 /** Tiny sizes for CI: the script keeps working; the figures mean nothing. */
@@ -63,6 +68,8 @@ export const SMOKE: Sizes = {
 	newShare: 0.1,
 	capPerMinute: 30,
 	capRequests: 30,
+	sharedWorkflows: 4,
+	sharedItems: 5,
 };
 
 export interface BenchContext {

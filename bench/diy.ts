@@ -1,10 +1,10 @@
 /**
  * The DIY alternative: what a user builds without this package — n8n's own HTTP Request node
- * (n8n-nodes-base, loaded from the real-n8n e2e install rather than a dev dependency, which would
- * add hundreds of MB to every `npm ci`), after an HTTP Request that fetches the token.
+ * (n8n-nodes-base, loaded from the real-n8n e2e install of the n8n whose core the bench runs on,
+ * rather than a dev dependency, which would add hundreds of MB to every `npm ci`), after an HTTP
+ * Request that fetches the token.
  */
 import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import type { INode, INodeType, IRun } from 'n8n-workflow';
@@ -12,29 +12,29 @@ import type { INode, INodeType, IRun } from 'n8n-workflow';
 import { DEMO_API_KEY, DEMO_USER_NAME } from '../sandbox/server';
 import { TOKEN_PATH } from '../nodes/shared/wire';
 import { ITEMS_NODE_TYPE, registerNodeType, type Engine } from '../test/support/engine';
+import { n8nInstallDir } from './cores';
 
 export const HTTP_REQUEST_TYPE = 'n8n-nodes-base.httpRequest';
-/** The HTTP Request node's newest version in n8n 2.8, the one a new node gets. */
-const HTTP_REQUEST_VERSION = 4.4;
-const N8N_VERSION = '2.8.4';
 
-export const DIY_SKIPPED = 'DIY: skipped (n8n not installed; run scripts/e2e/install-n8n.sh 2.8)';
-
-export function n8nInstallDir(): string {
-	const cache = process.env.SATELLITE_E2E_CACHE ?? join(homedir(), '.cache', 'n8n-nodes-satellite-tracking');
-	return join(cache, `n8n-${N8N_VERSION}`);
-}
+/** The version a new HTTP Request node gets in the loaded n8n (4.4 in n8n 2.8, 4.5 in 2.41). */
+let httpRequestVersion = 0;
 
 /** Registers n8n's HTTP Request node in the test engine; false when the n8n install is absent or unusable. */
-export function loadHttpRequestNode(): { loaded: true; from: string } | { loaded: false; reason: string } {
-	const dir = n8nInstallDir();
+export function loadHttpRequestNode(n8nVersion: string): { loaded: true; from: string } | { loaded: false; reason: string } {
+	const dir = n8nInstallDir(n8nVersion);
 	const modulePath = join(dir, 'node_modules', 'n8n-nodes-base', 'dist', 'nodes', 'HttpRequest', 'HttpRequest.node.js');
-	if (!existsSync(join(dir, '.install-ok')) || !existsSync(modulePath)) return { loaded: false, reason: DIY_SKIPPED };
+	if (!existsSync(join(dir, '.install-ok')) || !existsSync(modulePath)) {
+		return { loaded: false, reason: `DIY: skipped (n8n ${n8nVersion} not installed; run scripts/e2e/install-n8n.sh ${n8nVersion.replace(/\.\d+$/, '')})` };
+	}
 	try {
 		const load = createRequire(join(dir, 'package.json'));
-		const { HttpRequest } = load(modulePath) as { HttpRequest: new () => { nodeVersions: Record<number, INodeType> } };
-		const node = new HttpRequest().nodeVersions[HTTP_REQUEST_VERSION];
-		if (!node) return { loaded: false, reason: `DIY: skipped (HTTP Request node has no version ${HTTP_REQUEST_VERSION})` };
+		const { HttpRequest } = load(modulePath) as {
+			HttpRequest: new () => { nodeVersions: Record<number, INodeType>; description: { defaultVersion?: number } };
+		};
+		const versioned = new HttpRequest();
+		httpRequestVersion = versioned.description.defaultVersion ?? 0;
+		const node = versioned.nodeVersions[httpRequestVersion];
+		if (!node) return { loaded: false, reason: `DIY: skipped (HTTP Request node has no version ${httpRequestVersion})` };
 		registerNodeType(HTTP_REQUEST_TYPE, node);
 		return { loaded: true, from: modulePath };
 	} catch (error) {
@@ -55,7 +55,7 @@ export function diyWorkflow(engine: Engine, baseUrl: string, rows: Array<{ devic
 	const http = (name: string, parameters: INode['parameters'], x: number): INode => {
 		const node = engine.node(name, HTTP_REQUEST_TYPE, parameters, [x, 0]);
 		delete node.credentials;
-		return { ...node, typeVersion: HTTP_REQUEST_VERSION };
+		return { ...node, typeVersion: httpRequestVersion };
 	};
 	return [
 		http(

@@ -2,6 +2,8 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 
+import type { HelperLoopRun } from './helperLoop';
+
 export type Verdict = 'met' | 'MISSED' | 'info' | 'skipped';
 
 export interface Figure {
@@ -22,6 +24,8 @@ export interface Figure {
 	verdict: Verdict;
 	/** Why it was skipped, what it was measured against, anything a reader needs. */
 	note?: string;
+	/** The n8n-core version the nodes ran in, for figures the engine produced. */
+	core?: string;
 }
 
 export interface BenchReport {
@@ -29,7 +33,8 @@ export interface BenchReport {
 	finishedAt: string;
 	wallSeconds: number;
 	mode: 'full' | 'smoke';
-	machine: { cpus: number; cpuModel: string; node: string; loadAverageAtStart: number[] };
+	/** `core`: the n8n-core version this process ran the nodes in. */
+	machine: { cpus: number; cpuModel: string; node: string; loadAverageAtStart: number[]; core?: string };
 	sizes: Record<string, unknown>;
 	figures: Figure[];
 	/** Everything measured, per scenario, including what the table leaves out. */
@@ -45,6 +50,41 @@ export function verdict(met: boolean): Verdict {
 	return met ? 'met' : 'MISSED';
 }
 
+/** The package's share of the time: node speed over the speed of n8n's bare helper loop doing the same calls. */
+export const HELPER_LOOP_TARGET = 0.9;
+
+/**
+ * A scenario's two helper-loop rows: the loop itself (against the raw ceiling: n8n's cost), and the
+ * node's speed over the loop's (the package's share), with its target.
+ */
+export function helperLoopFigures(
+	scenario: string,
+	loop: { figure: string; value: number; unit: string; vsCeiling: number; runs: HelperLoopRun[]; calls: number; note: string },
+	node: { figure: string; speedRatio: number; note: string },
+): Figure[] {
+	const incomplete = loop.runs.find((run) => run.ok !== loop.calls);
+	return [
+		{
+			id: `${scenario}.helperLoop`,
+			figure: loop.figure,
+			value: loop.value,
+			unit: loop.unit,
+			vsCeiling: loop.vsCeiling,
+			verdict: incomplete ? 'MISSED' : 'info',
+			note: incomplete ? `incomplete: ${incomplete.ok}/${loop.calls} (${incomplete.error ?? 'non-2xx answers'})` : loop.note,
+		},
+		{
+			id: `${scenario}.vsHelperLoop`,
+			figure: node.figure,
+			value: node.speedRatio,
+			unit: '×',
+			target: `≥ ${HELPER_LOOP_TARGET}×`,
+			verdict: verdict(!incomplete && node.speedRatio >= HELPER_LOOP_TARGET),
+			note: node.note,
+		},
+	];
+}
+
 function formatNumber(value: number): string {
 	if (!Number.isFinite(value)) return String(value);
 	if (Number.isInteger(value)) return value.toLocaleString('en-US');
@@ -56,6 +96,7 @@ const ratio = (value: number | undefined) => (value === undefined || !Number.isF
 
 export function renderTable(figures: Figure[]): string {
 	const rows = figures.map((figure) => [
+		figure.core ?? '',
 		figure.figure,
 		figure.value === null ? '—' : `${formatNumber(figure.value)}${figure.unit ? ` ${figure.unit}` : ''}`,
 		ratio(figure.vsCeiling),
@@ -63,7 +104,7 @@ export function renderTable(figures: Figure[]): string {
 		figure.target ?? '',
 		figure.verdict === 'info' ? '' : figure.verdict,
 	]);
-	const header = ['figure', 'value', 'vs ceiling', 'vs DIY', 'target', 'verdict'];
+	const header = ['n8n-core', 'figure', 'value', 'vs ceiling', 'vs DIY', 'target', 'verdict'];
 	const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
 	const line = (cells: string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column])).join(' | ')} |`;
 	return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
@@ -72,7 +113,7 @@ export function renderTable(figures: Figure[]): string {
 export function renderNotes(figures: Figure[]): string {
 	return figures
 		.filter((figure) => figure.note)
-		.map((figure) => `- ${figure.figure}: ${figure.note}`)
+		.map((figure) => `- ${figure.figure}${figure.core ? ` (n8n-core ${figure.core})` : ''}: ${figure.note}`)
 		.join('\n');
 }
 

@@ -69,22 +69,33 @@ export class SatelliteTrackingApi implements ICredentialType {
 			default: '',
 		},
 		{
+			// When to fetch a new token, on n8n's clock; empty: keep it until the service refuses it.
 			displayName: 'Token Expires',
 			name: 'tokenExpires',
 			type: 'hidden',
 			typeOptions: { password: true },
 			default: '',
 		},
+		{
+			// A hash of the Base URL, user name and API key the token was fetched with: after any of them
+			// changes, the token is not sent (it belongs to other values, maybe another host).
+			displayName: 'Token Fingerprint',
+			name: 'tokenFingerprint',
+			type: 'hidden',
+			typeOptions: { password: true },
+			default: '',
+		},
 	];
 
-	// n8n calls this when `token` is empty, and once more when a request answers 401; it stores
-	// what is returned in the credential, so the token is shared by executions and workers.
+	// n8n calls this when `token` is empty, when testing the credential, and once more when a
+	// request fails with 401; it stores what is returned in the credential, so the token is shared
+	// by executions and workers.
 	async preAuthentication(
 		this: IHttpRequestHelper,
 		credentials: ICredentialDataDecryptedObject,
 	): Promise<IDataObject> {
-		const { token, expires } = await requestToken(this.helpers, credentials);
-		return { token, tokenExpires: expires };
+		const { token, expires, fingerprint } = await requestToken(this.helpers, credentials);
+		return { token, tokenExpires: expires, tokenFingerprint: fingerprint };
 	}
 
 	// Having `authenticate` is what puts this credential in n8n's HTTP Request node under
@@ -93,10 +104,17 @@ export class SatelliteTrackingApi implements ICredentialType {
 	// failed call, then retries once, storing the token in this same credential. No `httpRequestNode`:
 	// that would add a credential-only copy of the service to the nodes panel, meant for services
 	// without a node.
+	//
+	// The token goes out only with the values it was fetched with (credentialFingerprint, repeated
+	// here as an expression): after the user changes any of them, the request goes without it, the
+	// service answers 401, and n8n fetches a token for what is entered now.
 	authenticate: IAuthenticateGeneric = {
 		type: 'generic',
 		properties: {
-			headers: { Authorization: '=Bearer {{$credentials.token}}' },
+			headers: {
+				Authorization:
+					'=Bearer {{ $credentials.tokenFingerprint === [$credentials.baseUrl, $credentials.userName, $credentials.apiKey].join("\\n").hash("sha256") ? $credentials.token : "" }}',
+			},
 		},
 	};
 

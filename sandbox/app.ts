@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Envelope, TokenAnswer, TokenRequest } from '../nodes/shared/wire';
+import type { Envelope, TokenAnswer, TokenRequest } from './vendorApi';
 import { ApiError, badRequest } from './apiError';
 import { TokenIssuer, UsageCounters, type Usage } from './auth';
 import { handleControl, locateControl } from './control';
@@ -136,8 +136,9 @@ export class SandboxApp {
 
 	private outcome(api: ApiRequest, fault: Fault | undefined): Outcome {
 		if (!fault || fault.kind === 'slow') return this.process(api);
-		if (!strikesAfterProcessing(fault)) return faultOutcome(fault);
-		return faultOutcome(fault, this.process(api));
+		const echoed = { authorization: api.request.headers.authorization, body: api.rawBody.toString('utf8') };
+		if (!strikesAfterProcessing(fault)) return faultOutcome(fault, undefined, echoed);
+		return faultOutcome(fault, this.process(api), echoed);
 	}
 
 	private logArrival(api: ApiRequest): LoggedRequest {
@@ -217,7 +218,9 @@ export class SandboxApp {
 			return;
 		}
 		this.recorder.answered(entry, outcome.status);
-		if (!response.destroyed) send(response, outcome);
+		// The Date header tells the sandbox's clock, as a real server's tells its own (Node's is the host's).
+		const dated = { ...outcome, headers: { date: new Date(this.now()).toUTCString(), ...outcome.headers } };
+		if (!response.destroyed) send(response, dated);
 	}
 
 	private delay(ms: number): Promise<void> {

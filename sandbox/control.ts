@@ -5,7 +5,7 @@
  * none counts as an API request.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Alert, Device } from '../nodes/shared/wire';
+import type { Alert, Device } from './vendorApi';
 import type { SandboxApp } from './app';
 import type { FaultSpec } from './faults';
 import { bodyForLog, jsonAnswer, readBody, send } from './http';

@@ -4,7 +4,7 @@
  * processed, so a write did not happen; with `afterApply` the write happens and its answer is lost.
  */
 import { STATUS_CODES } from 'node:http';
-import { ENVELOPE_KEYS } from '../nodes/shared/wire';
+import { ENVELOPE_KEYS } from './vendorApi';
 import { RESET, jsonAnswer, textAnswer, type Answer, type Outcome } from './http';
 import { Rng, hashSeed } from './random';
 
@@ -48,6 +48,11 @@ export interface FaultSpec {
 	afterApply?: boolean;
 	/** The `error` text of status and successFalse200 faults. */
 	message?: string;
+	/**
+	 * status and successFalse200: the `error` text quotes the request back (its Authorization header
+	 * and body), as some services' debug errors do: clients must not show what it quotes.
+	 */
+	echoRequest?: boolean;
 	/** hugeBody: default 20 MiB. */
 	sizeBytes?: number;
 	/** dropListed: the ids the answer leaves out of its lists (a listing hiccup, a license lapsing for a while). */
@@ -64,6 +69,12 @@ export interface RequestFacts {
 	method: string;
 	path: string;
 	routePath?: string;
+}
+
+/** What an `echoRequest` fault quotes back. */
+export interface EchoedRequest {
+	authorization?: string;
+	body: string;
 }
 
 export class FaultInjector {
@@ -123,12 +134,12 @@ export function strikesAfterProcessing(fault: Fault): boolean {
 }
 
 /** What the client receives instead of (or in place of) the real answer. */
-export function faultOutcome(fault: Fault, realAnswer?: Answer): Outcome {
+export function faultOutcome(fault: Fault, realAnswer?: Answer, request?: EchoedRequest): Outcome {
 	switch (fault.kind) {
 		case 'reset':
 			return RESET;
 		case 'status':
-			return statusAnswer(fault);
+			return statusAnswer(fault, request);
 		case 'html':
 			return htmlAnswer(fault.status ?? 502);
 		case 'nonJson200':
@@ -137,7 +148,7 @@ export function faultOutcome(fault: Fault, realAnswer?: Answer): Outcome {
 		case 'arrayBody':
 			return jsonAnswer(200, []);
 		case 'successFalse200':
-			return jsonAnswer(200, { success: false, error: fault.message ?? 'Simulated failure.' });
+			return jsonAnswer(200, { success: false, error: errorText(fault, 'Simulated failure.', request) });
 		case 'missingPayload':
 			return withoutPayload(realAnswer);
 		case 'hugeBody':
@@ -149,11 +160,17 @@ export function faultOutcome(fault: Fault, realAnswer?: Answer): Outcome {
 	}
 }
 
-function statusAnswer(fault: Fault): Answer {
+function statusAnswer(fault: Fault, request?: EchoedRequest): Answer {
 	const status = fault.status ?? 503;
 	const headers: Record<string, string> = fault.retryAfter === undefined ? {} : { 'retry-after': String(fault.retryAfter) };
-	const error = fault.message ?? (status === 429 ? 'Too many requests.' : `${STATUS_CODES[status] ?? 'Error'}.`);
+	const error = errorText(fault, status === 429 ? 'Too many requests.' : `${STATUS_CODES[status] ?? 'Error'}.`, request);
 	return jsonAnswer(status, { success: false, error }, headers);
+}
+
+function errorText(fault: Fault, fallback: string, request?: EchoedRequest): string {
+	const text = fault.message ?? fallback;
+	if (!fault.echoRequest || !request) return text;
+	return `${text} Request: Authorization: ${request.authorization ?? '(none)'}; body: ${request.body}`;
 }
 
 function htmlAnswer(status: number): Answer {

@@ -1,9 +1,9 @@
 /**
- * RFC 6902 JSON Patch, limited to the operations the API accepts (add, remove, replace), over
- * RFC 6901 JSON Pointers. A patch applies to a copy and all-or-nothing: a failing operation leaves
- * the stored resource as it was.
+ * RFC 6902 JSON Patch — add, remove, replace, move, copy and test, as the user PATCH page lists
+ * them — over RFC 6901 JSON Pointers. A patch applies to a copy and all-or-nothing: a failing
+ * operation (a failed `test` included) leaves the stored resource as it was.
  */
-import { JSON_PATCH_OPS, type JsonPatchOperation } from '../nodes/shared/wire';
+import { JSON_PATCH_OPS, type JsonPatchOperation } from './vendorApi';
 
 export class JsonPatchError extends Error {}
 
@@ -38,45 +38,81 @@ function parseOperation(operation: unknown, index: number): JsonPatchOperation {
 	}
 	if (typeof path !== 'string') throw new JsonPatchError(`${where}: path must be a string.`);
 	if (op === 'remove') return { op, path };
+	if (op === 'move' || op === 'copy') {
+		if (typeof operation.from !== 'string') throw new JsonPatchError(`${where}: ${op} needs from, a JSON Pointer.`);
+		return { op, from: operation.from, path };
+	}
 	if (!Object.prototype.hasOwnProperty.call(operation, 'value')) {
 		throw new JsonPatchError(`${where}: ${op} needs a value.`);
 	}
-	return { op: op as 'add' | 'replace', path, value: operation.value };
+	return { op: op as 'add' | 'replace' | 'test', path, value: operation.value };
 }
 
+type Edit = { kind: 'add' | 'replace'; value: unknown } | { kind: 'remove' };
+
 function applyOperation(document: unknown, operation: JsonPatchOperation): unknown {
-	const tokens = parsePointer(operation.path);
+	switch (operation.op) {
+		case 'add':
+		case 'replace':
+			return edit(document, operation.path, { kind: operation.op, value: structuredClone(operation.value) });
+		case 'remove':
+			return edit(document, operation.path, { kind: 'remove' });
+		case 'test':
+			if (!sameJson(valueAt(document, operation.path), operation.value)) throw new Error('the test failed: the value differs.');
+			return document;
+		case 'copy':
+			return edit(document, operation.path, { kind: 'add', value: structuredClone(valueAt(document, operation.from)) });
+		case 'move': {
+			if (operation.path.startsWith(`${operation.from}/`)) throw new Error('a value cannot be moved into itself.');
+			const value = valueAt(document, operation.from);
+			return edit(edit(document, operation.from, { kind: 'remove' }), operation.path, { kind: 'add', value });
+		}
+	}
+}
+
+function valueAt(document: unknown, path: string): unknown {
+	const tokens = parsePointer(path);
+	if (tokens.length === 0) return document;
+	const parent = resolve(document, tokens.slice(0, -1));
+	const last = tokens[tokens.length - 1];
+	if (Array.isArray(parent)) return parent[arrayIndex(last, parent.length)];
+	if (!hasOwn(parent, last)) throw new Error(`no member "${last}".`);
+	return parent[last];
+}
+
+function edit(document: unknown, path: string, change: Edit): unknown {
+	const tokens = parsePointer(path);
 	if (tokens.length === 0) {
-		if (operation.op === 'remove') throw new Error('the whole document cannot be removed.');
-		return structuredClone(operation.value);
+		if (change.kind === 'remove') throw new Error('the whole document cannot be removed.');
+		return change.value;
 	}
 	const parent = resolve(document, tokens.slice(0, -1));
 	const last = tokens[tokens.length - 1];
-	if (Array.isArray(parent)) applyToArray(parent, last, operation);
-	else applyToObject(parent, last, operation);
+	if (Array.isArray(parent)) editArray(parent, last, change);
+	else editObject(parent, last, change);
 	return document;
 }
 
-function applyToArray(array: unknown[], token: string, operation: JsonPatchOperation): void {
-	if (operation.op === 'add') {
+function editArray(array: unknown[], token: string, change: Edit): void {
+	if (change.kind === 'add') {
 		const index = token === '-' ? array.length : arrayIndex(token, array.length + 1);
-		array.splice(index, 0, structuredClone(operation.value));
-	} else if (operation.op === 'remove') {
+		array.splice(index, 0, change.value);
+	} else if (change.kind === 'remove') {
 		array.splice(arrayIndex(token, array.length), 1);
 	} else {
-		array[arrayIndex(token, array.length)] = structuredClone(operation.value);
+		array[arrayIndex(token, array.length)] = change.value;
 	}
 }
 
-function applyToObject(object: Record<string, unknown>, key: string, operation: JsonPatchOperation): void {
-	if (operation.op !== 'add' && !hasOwn(object, key)) throw new Error(`no member "${key}".`);
-	if (operation.op === 'remove') {
+function editObject(object: Record<string, unknown>, key: string, change: Edit): void {
+	if (change.kind !== 'add' && !hasOwn(object, key)) throw new Error(`no member "${key}".`);
+	if (change.kind === 'remove') {
 		delete object[key];
 		return;
 	}
 	// defineProperty, not assignment: a key like "__proto__" must become data, not a prototype.
 	Object.defineProperty(object, key, {
-		value: structuredClone(operation.value),
+		value: change.value,
 		enumerable: true,
 		writable: true,
 		configurable: true,
@@ -112,6 +148,16 @@ function arrayIndex(token: string, limit: number): number {
 	const index = Number(token);
 	if (index >= limit) throw new Error(`index ${index} is out of bounds.`);
 	return index;
+}
+
+/** RFC 6902 §4.6 equality of JSON values: members in any order, array entries in order. */
+function sameJson(a: unknown, b: unknown): boolean {
+	if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((entry, i) => sameJson(entry, b[i]));
+	if (isRecord(a) && isRecord(b)) {
+		const keys = Object.keys(a);
+		return keys.length === Object.keys(b).length && keys.every((key) => hasOwn(b, key) && sameJson(a[key], b[key]));
+	}
+	return a === b;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -3,7 +3,7 @@
  * applied — to compare with what a client believes it did.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { PathParam } from '../nodes/shared/wire';
+import type { PathParam } from './vendorApi';
 import type { FaultKind } from './faults';
 
 export interface SandboxStats {

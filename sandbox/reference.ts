@@ -1,7 +1,9 @@
 /**
- * The two lookup tables of the users API. Names come from the ICU data bundled with Node, so the
- * tables are complete without shipping a copy of them.
+ * The two lookup tables of the users API. They start with the vendor's own example tables, verbatim
+ * and in their order; the vendor's examples are excerpts (6 countries, 5 zones), so the rest of ISO
+ * 3166-1 and of the IANA zones follows, named from the ICU data bundled with Node.
  */
+import { exampleUserTexts, vendorCountries, vendorTimeZones } from './vendorExamples';
 
 const ISO_3166_ALPHA2 = `AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS
 BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES
@@ -21,13 +23,21 @@ let timeZoneTable: Record<string, string> | undefined;
 export function countries(): Record<string, string> {
 	if (!countryTable) {
 		const names = new Intl.DisplayNames(['en'], { type: 'region' });
-		countryTable = Object.fromEntries(ISO_3166_ALPHA2.map((code) => [code, names.of(code) ?? code]));
+		countryTable = { ...vendorCountries() };
+		for (const code of ISO_3166_ALPHA2) countryTable[code] ??= names.of(code) ?? code;
 	}
 	return countryTable;
 }
 
-export function isCountryCode(code: string): boolean {
-	return Object.prototype.hasOwnProperty.call(countries(), code);
+let acceptedCountries: Set<string> | undefined;
+
+/**
+ * A code or a name of the table, or a value a vendor user example holds (`"USA"`, which is neither:
+ * the vendor stores and answers a country as it was sent).
+ */
+export function isCountry(value: string): boolean {
+	acceptedCountries ??= new Set([...Object.keys(countries()), ...Object.values(countries()), ...exampleUserTexts('country')]);
+	return acceptedCountries.has(value);
 }
 
 // Typed here because the package's TypeScript lib (es2021) predates Intl.supportedValuesOf.
@@ -39,7 +49,10 @@ export function timeZoneIds(): string[] {
 
 /** Built on first use: describing all ~420 zones costs about 100 ms, too much for startup. */
 export function timeZones(): Record<string, string> {
-	timeZoneTable ??= Object.fromEntries(timeZoneIds().map((id) => [id, describeTimeZone(id)]));
+	if (!timeZoneTable) {
+		timeZoneTable = { ...vendorTimeZones() };
+		for (const id of timeZoneIds()) timeZoneTable[id] ??= describeTimeZone(id);
+	}
 	return timeZoneTable;
 }
 

@@ -3,17 +3,16 @@
  * encoded id such as `..%2Fusers` stays one segment (device id `../users`) and can never climb into
  * another route — which is exactly what the nodes' path encoding is tested against.
  */
-import { ENDPOINTS, TOKEN_PATH, type EndpointName, type HttpMethod, type PathParam } from '../nodes/shared/wire';
+import { TOKEN_PATH, VENDOR_ROUTES, type HttpMethod, type PathParam, type VendorRouteName } from './vendorApi';
 import { badRequest } from './apiError';
 
-export type RouteName = EndpointName | 'token';
+export type RouteName = VendorRouteName | 'token';
 
 export interface Route {
 	/** `METHOD /path/{param}`: the key of `stats.byRoute`. */
 	key: string;
 	method: HttpMethod;
 	path: string;
-	/** The first endpoint with this method and path (getLocations and submitLocation share one). */
 	name: RouteName;
 	segments: string[];
 }
@@ -25,24 +24,18 @@ export interface RouteMatch {
 
 const PARAMETER = /^\{(\w+)\}$/;
 
-function buildRoutes(): Route[] {
-	const byKey = new Map<string, Route>();
-	const add = (name: RouteName, method: HttpMethod, path: string) => {
-		const key = `${method} ${path}`;
-		if (!byKey.has(key)) byKey.set(key, { key, method, path, name, segments: path.split('/').slice(1) });
-	};
-	add('token', 'POST', TOKEN_PATH);
-	for (const [name, endpoint] of Object.entries(ENDPOINTS)) {
-		add(name as EndpointName, endpoint.method, endpoint.path);
-	}
-	return [...byKey.values()];
-}
+const route = (name: RouteName, method: HttpMethod, path: string): Route => ({
+	key: `${method} ${path}`,
+	method,
+	path,
+	name,
+	segments: path.split('/').slice(1),
+});
 
-export const ROUTES: readonly Route[] = buildRoutes();
-
-export function routeKey(name: EndpointName): string {
-	return `${ENDPOINTS[name].method} ${ENDPOINTS[name].path}`;
-}
+export const ROUTES: readonly Route[] = [
+	route('token', 'POST', TOKEN_PATH),
+	...Object.entries(VENDOR_ROUTES).map(([name, { method, path }]) => route(name as VendorRouteName, method, path)),
+];
 
 export interface RequestTarget {
 	/** The path exactly as sent, without the query. */

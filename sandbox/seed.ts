@@ -2,7 +2,7 @@
  * The sandbox's starting data. Device roles (expired, silent, never reported…) follow fixed index
  * rules so tests can name them; positions, names and numbers come from the seed.
  */
-import type { Device, Group, User } from '../nodes/shared/wire';
+import type { Device, Group, User } from './vendorApi';
 import { Rng, hashSeed } from './random';
 import type { TelemetryRole } from './telemetry';
 import type { GeoPoint, HistoryPlan } from './track';
@@ -175,8 +175,9 @@ export function seedGroups(devices: Device[], now: number): Group[] {
 
 const FIRST_NAMES = ['Ana', 'Ben', 'Carla', 'David', 'Elena', 'Farid', 'Grace', 'Hugo', 'Irene', 'Jonas', 'Kemi', 'Luis', 'Maya', 'Nils', 'Olga', 'Pedro', 'Quinn', 'Rosa', 'Sven', 'Tara'];
 const LAST_NAMES = ['Garcia', 'Smith', 'Müller', 'Rossi', 'Silva', 'Khan', 'Novak', 'Dubois', 'Tanaka', 'Okafor', 'Larsen', 'Quispe', 'Moreau', 'Kowalski', 'Nguyen'];
+/** As the vendor's user examples hold them: a country as a code, a name ("Colombia") or "USA". */
 const PLACES: Array<[country: string, timeZone: string]> = [
-	['US', 'America/New_York'],
+	['USA', 'America/New_York'],
 	['US', 'America/Chicago'],
 	['GB', 'Europe/London'],
 	['DE', 'Europe/Berlin'],
@@ -184,13 +185,16 @@ const PLACES: Array<[country: string, timeZone: string]> = [
 	['PE', 'America/Lima'],
 	['MX', 'America/Mexico_City'],
 	['BR', 'America/Sao_Paulo'],
-	['FR', 'Europe/Paris'],
+	['Colombia', 'America/Bogota'],
 	['CL', 'America/Santiago'],
-	['SE', 'Europe/Stockholm'],
+	['United Kingdom', 'Europe/London'],
 	['CA', 'America/Toronto'],
 ];
 const DEPARTMENTS = ['operations', 'dispatch', 'maintenance', 'sales', 'management'];
-const PRIVILEGES = ['ViewDevices', 'EditDevices', 'SendCommands', 'ViewReports', 'ManageUsers'];
+/** The verbs of the vendor's user examples. */
+const PRIVILEGES = ['read', 'write', 'execute'];
+/** The vendor's user examples name a group ("Admins", "Marketing"), not its id. */
+const GROUP_NAMES = ['Admins', 'Marketing', 'Dispatch', 'Drivers', 'Workshop'];
 
 export function seedUsers(count: number, seed: number, deviceCount: number, now: number): User[] {
 	const users: User[] = [];
@@ -217,7 +221,7 @@ function seedUser(index: number, seed: number, deviceCount: number, now: number)
 		disabledMessage: disabled ? 'Account suspended by an administrator.' : null,
 		tags: { department: rng.pick(DEPARTMENTS) },
 		privileges: PRIVILEGES.filter(() => rng.chance(0.5)),
-		group: index % 4 === 0 ? `grp-${1 + (index % 5)}` : null,
+		group: index % 4 === 0 ? GROUP_NAMES[index % GROUP_NAMES.length] : null,
 		deviceId: index % 5 === 0 && deviceCount > 0 ? deviceId(1 + (index % deviceCount)) : null,
 		adminDevices: rng.int(0, 10),
 		from: new Date(creation).toISOString(),

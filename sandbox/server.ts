@@ -9,7 +9,7 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { Location } from '../nodes/shared/wire';
+import type { Location } from './vendorApi';
 import { SandboxApp } from './app';
 import type { FaultInjector } from './faults';
 import { START_DEFAULTS, type RuntimeOptions, type SandboxOptions, type StartOptions } from './options';

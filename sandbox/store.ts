@@ -3,7 +3,7 @@
  * the commands sent. Histories of seeded devices are generated on first use, which keeps startup fast
  * for 5000-device seeds. Reads hand out copies so a test cannot change the data by accident.
  */
-import type { Alert, Device, Group, GroupWrite, Location, User, UserWrite } from '../nodes/shared/wire';
+import type { Alert, Device, Group, GroupWrite, Location, User, UserWrite } from './vendorApi';
 import { Rng, hashSeed } from './random';
 import { DEFAULT_HOME, seedDevices, seedFacts, seedGroups, seedUsers, type SeedFacts } from './seed';
 import { TimeSeries } from './timeSeries';

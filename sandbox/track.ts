@@ -3,7 +3,7 @@
  * its battery and raises an occasional alert. Everything is drawn from a seeded Rng so a history can
  * be rebuilt identically on demand (histories are generated lazily, see store.ts).
  */
-import { NOTIFICATION_CHANNEL, type Alert, type Location } from '../nodes/shared/wire';
+import { NOTIFICATION_CHANNELS, type Alert, type Location, type VENDOR_ALERT_NAMES } from './vendorApi';
 import { Rng } from './random';
 import { readTelemetry, type Telemetry, type TelemetryReading } from './telemetry';
 
@@ -23,7 +23,8 @@ interface WalkerState extends GeoPoint {
 }
 
 interface AlertKind {
-	name: string;
+	/** One of the alert names the vendor's alerts page lists. */
+	name: (typeof VENDOR_ALERT_NAMES)[number];
 	critical: boolean;
 	probability: number;
 	applies: (state: WalkerState) => boolean;
@@ -32,29 +33,29 @@ interface AlertKind {
 
 const ALERT_KINDS: AlertKind[] = [
 	{
-		name: 'Overspeed',
+		name: 'SpeedLimit',
 		critical: false,
 		probability: 0.3,
 		applies: (s) => s.speed > 85,
-		text: (s) => `Overspeed: ${Math.round(s.speed)} km/h`,
+		text: (s) => `Speed limit exceeded: ${Math.round(s.speed)} km/h`,
 	},
 	{
-		name: 'Low battery',
+		name: 'LowBattery',
 		critical: false,
 		probability: 0.05,
 		applies: (s) => s.battery < 25,
 		text: (s) => `Low battery: ${Math.round(s.battery)}%`,
 	},
 	{
-		name: 'Harsh braking',
+		name: 'HarshBraking',
 		critical: false,
 		probability: 0.01,
 		applies: (s) => s.speed > 0,
 		text: () => 'Harsh braking detected',
 	},
-	{ name: 'SOS', critical: true, probability: 0.002, applies: () => true, text: () => 'SOS button pressed' },
+	{ name: 'SOSButton', critical: true, probability: 0.002, applies: () => true, text: () => 'SOS button pressed' },
 	{
-		name: 'Power cut',
+		name: 'GPSUnplugged',
 		critical: true,
 		probability: 0.001,
 		applies: () => true,
@@ -65,9 +66,9 @@ const ALERT_KINDS: AlertKind[] = [
 export const CRITICAL_ALERT_NAMES = ALERT_KINDS.filter((kind) => kind.critical).map((kind) => kind.name);
 
 const NOTIFICATION_SETS: string[][] = [
-	[NOTIFICATION_CHANNEL.email],
-	[NOTIFICATION_CHANNEL.sms],
-	[NOTIFICATION_CHANNEL.email, NOTIFICATION_CHANNEL.sms],
+	[NOTIFICATION_CHANNELS.email],
+	[NOTIFICATION_CHANNELS.sms],
+	[NOTIFICATION_CHANNELS.email, NOTIFICATION_CHANNELS.sms],
 ];
 
 const WEAK_GPS = 'GPS signal weak';
@@ -82,7 +83,7 @@ export interface Step {
 
 export interface StepOptions {
 	keepMoving?: boolean;
-	forceAlert?: string;
+	forceAlert?: AlertKind['name'];
 }
 
 export class Walker {

@@ -1,10 +1,9 @@
 /**
- * Checks of request bodies, field by field, against the contract's types. The rule tables are keyed
- * by the wire interfaces, so a field renamed in wire.ts fails to compile here instead of drifting.
+ * Checks of request bodies, field by field, against the vendor's documented types (vendorApi.ts). A
+ * value that appears in one of the vendor's own examples is always accepted.
  */
 import {
 	COMMAND_FORMATS,
-	ENDPOINTS,
 	LOCATION_NUMBER_FIELDS,
 	LOCATION_TEXT_LIST_FIELDS,
 	USER_REQUIRED_FIELDS,
@@ -14,9 +13,9 @@ import {
 	type Location,
 	type SendCommandRequest,
 	type UserWrite,
-} from '../nodes/shared/wire';
+} from './vendorApi';
 import { badRequest } from './apiError';
-import { isCountryCode, isTimeZone } from './reference';
+import { isCountry, isTimeZone } from './reference';
 
 interface FieldRule {
 	expected: string;
@@ -44,8 +43,8 @@ const objectList = rule('an array of objects', (v) => Array.isArray(v) && v.ever
 const textMap = rule('an object whose values are strings', (v) => isRecord(v) && Object.values(v).every(isText));
 const email = rule('an e-mail address', (v) => isText(v) && /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(v));
 const country = rule(
-	`an ISO 3166-1 alpha-2 code listed by GET ${ENDPOINTS.listCountries.path}, e.g. "US"`,
-	(v) => isText(v) && isCountryCode(v),
+	'a code or a name listed by GET /api/users/countries, e.g. "US" or "United States"',
+	(v) => isText(v) && isCountry(v),
 );
 const timeZone = rule('an IANA time zone id, e.g. "Europe/London"', (v) => isText(v) && v !== '' && isTimeZone(v));
 
@@ -179,9 +178,12 @@ const COMMAND_RULES: Record<keyof SendCommandRequest, FieldRule> = {
 	sms: boolean,
 };
 
+const HEX_BYTES = /^[0-9a-fA-F]{2}([ -]?[0-9a-fA-F]{2})*$/;
+
 const COMMAND_CONTENT: Record<string, FieldRule> = {
-	Hex: rule('hexadecimal bytes, e.g. "0A1B"', (v) => isText(v) && /^([0-9a-fA-F]{2})+$/.test(v.replace(/\s+/g, ''))),
-	Base64: rule('Base64, e.g. "AQID"', (v) => isText(v) && v.length % 4 === 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(v)),
+	// The sendCommand page writes hex as "0A 1B 2C"; "0A-1B-2C" and "0A1B2C" are the other usual forms.
+	Hex: rule('hexadecimal bytes, e.g. "0A 1B", "0A-1B" or "0A1B"', (v) => isText(v) && HEX_BYTES.test(v.trim())),
+	Base64: rule('Base64, e.g. "AQID"', (v) => isText(v) && v.trim().length % 4 === 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(v.trim())),
 };
 
 export function checkCommand(body: unknown): SendCommandRequest {

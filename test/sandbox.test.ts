@@ -353,10 +353,14 @@ describe('sandbox server', () => {
 		it('reads alerts in a range, filtered by name, with their notification channels', async () => {
 			const deviceId = sandbox.store.facts.criticalAlertDeviceIds[0];
 			const all = await api('POST', path(ENDPOINTS.getAlerts.path, deviceId), { body: lastDay() });
-			const sos = await api('POST', path(ENDPOINTS.getAlerts.path, deviceId), { body: { ...lastDay(), alertName: 'sos' } });
+			const sos = await api('POST', path(ENDPOINTS.getAlerts.path, deviceId), { body: { ...lastDay(), alertName: 'SOSButton' } });
 			expect(all.json.alerts.length).toBeGreaterThan(sos.json.alerts.length);
 			expect(sos.json.alerts.length).toBeGreaterThanOrEqual(1);
-			expect(sos.json.alerts.every((alert: { alerts: string[] }) => alert.alerts.includes('SOS'))).toBe(true);
+			expect(sos.json.alerts.every((alert: { alerts: string[] }) => alert.alerts.includes('SOSButton'))).toBe(true);
+			// A name is matched exactly, as the alerts page lists them: no case folding, no substring.
+			for (const alertName of ['sosbutton', 'SOS']) {
+				expect((await api('POST', path(ENDPOINTS.getAlerts.path, deviceId), { body: { ...lastDay(), alertName } })).json.alerts).toEqual([]);
+			}
 			expect(sos.json.alerts[0].notifications.length).toBeGreaterThan(0);
 			const fix = sandbox.store.locations(deviceId)!.find((l) => l.dateTime === sos.json.alerts[0].dateTime);
 			expect(fix?.hasCriticalAlert).toBe(true);
@@ -442,6 +446,15 @@ describe('sandbox server', () => {
 			expect(read.json.password).toBeNull();
 		});
 
+		it("accepts the values of the vendor's own user examples", async () => {
+			const vendorish = { ...newUser('vendor.values@example.com'), country: 'USA', group: 'Admins', privileges: ['read', 'write', 'execute'] };
+			const created = await api('POST', ENDPOINTS.createUser.path, { body: vendorish });
+			expect(created.json).toMatchObject({ success: true, country: 'USA', group: 'Admins', privileges: ['read', 'write', 'execute'] });
+			for (const country of ['Colombia', 'CO', 'Peru']) {
+				expect((await api('PUT', path(ENDPOINTS.replaceUser.path, created.json.id), { body: { ...vendorish, country } })).json.country).toBe(country);
+			}
+		});
+
 		it('requires name, email, country and timeZone on create and replace', async () => {
 			for (const field of ['name', 'email', 'country', 'timeZone'] as const) {
 				const body: Record<string, unknown> = newUser(`missing.${field}@example.com`);
@@ -451,7 +464,8 @@ describe('sandbox server', () => {
 				expect(reply.json.error).toContain(field);
 				expect((await api('PUT', path(ENDPOINTS.replaceUser.path, 'usr-2'), { body })).status).toBe(400);
 			}
-			expect((await api('POST', ENDPOINTS.createUser.path, { body: { ...newUser('x@example.com'), country: 'Peru' } })).status).toBe(400);
+			// A name from the countries list is accepted since the vendor's own user examples hold one ("Colombia").
+			expect((await api('POST', ENDPOINTS.createUser.path, { body: { ...newUser('x@example.com'), country: 'Atlantis' } })).status).toBe(400);
 			expect((await api('POST', ENDPOINTS.createUser.path, { body: { ...newUser('y@example.com'), timeZone: 'Mars/Olympus' } })).status).toBe(400);
 		});
 
@@ -510,6 +524,17 @@ describe('sandbox server', () => {
 			expect(doc.list).toEqual([1, 2, 3]);
 		});
 
+		it('applies move, copy and test, which the user PATCH page lists', () => {
+			expect(applyJsonPatch(doc, [{ op: 'test', path: '/name', value: 'a' }, { op: 'move', from: '/name', path: '/title' }])).toEqual({
+				title: 'a',
+				list: [1, 2, 3],
+				nested: doc.nested,
+			});
+			expect(applyJsonPatch(doc, [{ op: 'copy', from: '/list/0', path: '/list/-' }]).list).toEqual([1, 2, 3, 1]);
+			expect(applyJsonPatch(doc, [{ op: 'test', path: '/nested', value: { 'x/y': 1, 'm~n': 2 } }])).toEqual(doc);
+			expect(doc.list).toEqual([1, 2, 3]);
+		});
+
 		it('refuses what RFC 6902 refuses', () => {
 			const refused: unknown[] = [
 				[{ op: 'add', path: '/list/4', value: 0 }],
@@ -518,7 +543,10 @@ describe('sandbox server', () => {
 				[{ op: 'remove', path: '/absent' }],
 				[{ op: 'add', path: '/absent/child', value: 0 }],
 				[{ op: 'add', path: '/nested/~2', value: 0 }],
-				[{ op: 'test', path: '/name', value: 'a' }],
+				[{ op: 'test', path: '/name', value: 'not the name' }],
+				[{ op: 'move', from: '/absent', path: '/name' }],
+				[{ op: 'move', from: '/nested', path: '/nested/inner' }],
+				[{ op: 'copy', path: '/name' }],
 				[{ op: 'remove', path: '' }],
 				{ op: 'add', path: '/name', value: 'b' },
 			];
@@ -697,7 +725,7 @@ describe('sandbox server', () => {
 			const fix = sandbox.store.addFix('fresh-1', { latitude: 1, longitude: 2 });
 			expect((await api('GET', path(ENDPOINTS.getLastLocation.path, 'fresh-1'))).json.lastLocation).toEqual(fix);
 			sandbox.store.addAlert('fresh-1', { text: 'Geofence exit', alerts: ['Geofence'], notifications: ['SMS'] });
-			const alerts = await api('POST', path(ENDPOINTS.getAlerts.path, 'fresh-1'), { body: { ...lastDay(), alertName: 'geofence' } });
+			const alerts = await api('POST', path(ENDPOINTS.getAlerts.path, 'fresh-1'), { body: { ...lastDay(), alertName: 'Geofence' } });
 			expect(alerts.json.alerts).toEqual([expect.objectContaining({ text: 'Geofence exit', latitude: 1, longitude: 2 })]);
 			expect(sandbox.store.removeDevice('fresh-1')).toBe(true);
 			expect((await api('GET', path(ENDPOINTS.getDevice.path, 'fresh-1'))).status).toBe(404);

@@ -5,6 +5,8 @@
  * The node and the trigger run at the same time on two sandboxes (two accounts): these figures are
  * counts, which the shared machine's load cannot change.
  */
+import type { IDataObject } from 'n8n-workflow';
+
 import { TOKEN_PATH } from '../../nodes/shared/wire';
 import { deviceId } from '../../sandbox/seed';
 import { DEMO_API_KEY, DEMO_USER_NAME } from '../../sandbox/server';
@@ -96,5 +98,86 @@ export async function capScenarios(ctx: BenchContext): Promise<void> {
 		ctx.details.P5 = { cap, requests: capRequests, windowMs: WINDOW_MS, node, trigger: triggered };
 	} finally {
 		await Promise.all([nodeSandbox.close(), triggerSandbox.close()]);
+	}
+}
+
+interface SharedRun {
+	wallMs: number;
+	completed: number;
+	failedItems: number;
+	maxInWindow: number;
+	tooManyRequests: number;
+	requests: number;
+	tokenCalls: number;
+}
+
+/**
+ * P6: several workflows on one credential started at once, as executions of an n8n process run
+ * them, against an account quota: with the cap they share one pacer and stay under it together;
+ * without it they share what one 429 taught. The two runs go on two sandboxes (two accounts) at
+ * the same time; both figures are counts.
+ */
+export async function sharedQuotaScenario(ctx: BenchContext): Promise<void> {
+	const { capPerMinute: cap, sharedWorkflows: workflows, sharedItems: itemsEach } = ctx.sizes;
+	const total = workflows * itemsEach;
+	const quota = { requests: cap, windowMs: WINDOW_MS };
+	ctx.log(`P6: ${workflows} workflows × ${itemsEach} items on one credential, quota ${cap}/60 s: with the cap ${cap} and without`);
+	const start = () => startSandboxProcess({ devices: itemsEach, rateLimit: quota, requestLogLimit: total * 4 });
+	const [cappedSandbox, uncappedSandbox] = await Promise.all([start(), start()]);
+	try {
+		const run = async (sandbox: SandboxProcess, settings: IDataObject): Promise<SharedRun> => {
+			const engine = new Engine({ baseUrl: sandbox.url, userName: DEMO_USER_NAME, apiKey: DEMO_API_KEY });
+			const rows = Array.from({ length: itemsEach }, (_, index) => ({ deviceId: deviceId(index + 1) }));
+			const { result, wallMs } = await timed(() =>
+				Promise.all(Array.from({ length: workflows }, () => engine.runNode(lastLocationParameters(settings), { items: rows, continueOnFail: true }))),
+			);
+			const completed = result.reduce((sum, one) => sum + answered(one.items), 0);
+			const log = await sandbox.requestTimes();
+			const stats = await sandbox.stats();
+			return {
+				wallMs,
+				completed,
+				failedItems: result.reduce((sum, one) => sum + one.items.length, 0) - completed,
+				maxInWindow: maxInSlidingWindow(log.filter((entry) => entry.route !== TOKEN_ROUTE).map((entry) => entry.at), WINDOW_MS),
+				tooManyRequests: stats.tooManyRequests,
+				requests: stats.requests,
+				tokenCalls: stats.tokenCalls,
+			};
+		};
+		const [capped, uncapped] = await Promise.all([run(cappedSandbox, { requestsPerMinute: cap }), run(uncappedSandbox, {})]);
+		const describe = (one: SharedRun) =>
+			`${one.completed}/${total} items in ${(one.wallMs / 1000).toFixed(1)} s, ${one.requests} requests, ${one.tokenCalls} token call(s)`;
+		const share429 = uncapped.requests === 0 ? 0 : uncapped.tooManyRequests / uncapped.requests;
+		ctx.figures.push(
+			{
+				id: 'P6.capped.maxInWindow',
+				figure: `P6 ${workflows} workflows at once, cap ${cap}/min each: most requests in any 60 s window`,
+				value: capped.maxInWindow,
+				unit: '',
+				target: `≤ ${cap}`,
+				verdict: verdict(capped.maxInWindow <= cap && capped.completed === total),
+				note: describe(capped),
+			},
+			{
+				id: 'P6.capped.tooManyRequests',
+				figure: `P6 ${workflows} workflows at once, cap ${cap}/min: answers of 429`,
+				value: capped.tooManyRequests,
+				unit: '',
+				target: '0',
+				verdict: verdict(capped.tooManyRequests === 0),
+			},
+			{
+				id: 'P6.uncapped.tooManyRequests',
+				figure: `P6 ${workflows} workflows at once, no cap: 429s ÷ requests (every item completes)`,
+				value: Number((share429 * 100).toFixed(2)),
+				unit: '%',
+				target: '< 1%, all items',
+				verdict: verdict(share429 < 0.01 && uncapped.completed === total),
+				note: `${uncapped.tooManyRequests} × 429; ${describe(uncapped)}`,
+			},
+		);
+		ctx.details.P6 = { cap, workflows, itemsEach, windowMs: WINDOW_MS, capped, uncapped };
+	} finally {
+		await Promise.all([cappedSandbox.close(), uncappedSandbox.close()]);
 	}
 }

@@ -10,9 +10,10 @@ import { deviceId } from '../../sandbox/seed';
 import { Engine } from '../../test/support/engine';
 import type { BenchContext } from '../context';
 import { diyOutcome, diyWorkflow, type DiyOutcome } from '../diy';
+import { executeHelperLoop, type HelperLoopRun } from '../helperLoop';
 import { median, sleepMs, timed, withPeakRss } from '../measure';
 import { rawCall, rawRun, type RawCall, type RawRun } from '../rawClient';
-import { verdict, type Figure } from '../report';
+import { helperLoopFigures, verdict, type Figure } from '../report';
 import { startSandboxProcess, type SandboxProcess } from '../sandboxProcess';
 
 const MB = 1024 * 1024;
@@ -42,14 +43,14 @@ function engineFor(url: string): Engine {
 	return new Engine({ baseUrl: url, userName: DEMO_USER_NAME, apiKey: DEMO_API_KEY });
 }
 
-export async function throughputScenarios(ctx: BenchContext): Promise<void> {
+export async function throughputScenarios(ctx: BenchContext, run: { p1: boolean; p2: boolean; p2q: boolean }): Promise<void> {
 	const { sizes } = ctx;
 	const sandbox = await startSandboxProcess({ devices: sizes.items, requestLogLimit: 200_000 });
 	try {
 		const engine = engineFor(sandbox.url);
-		await p1TokenExchanges(ctx, sandbox);
-		await p2Throughput(ctx, sandbox, engine);
-		await p2qQuota(ctx, sandbox, engine);
+		if (run.p1) await p1TokenExchanges(ctx, sandbox);
+		if (run.p2) await p2Throughput(ctx, sandbox, engine);
+		if (run.p2q) await p2qQuota(ctx, sandbox, engine);
 	} finally {
 		await sandbox.close();
 	}
@@ -111,6 +112,7 @@ async function p1TokenExchanges(ctx: BenchContext, sandbox: SandboxProcess): Pro
 
 interface P2Round {
 	ceiling: RawRun;
+	helperLoop: HelperLoopRun;
 	node: { wallMs: number; peakRssBytes: number; startRssBytes: number } & NodeOutcome;
 	diy?: { wallMs: number; peakRssBytes: number; startRssBytes: number } & DiyOutcome;
 }
@@ -123,18 +125,23 @@ async function p2Throughput(ctx: BenchContext, sandbox: SandboxProcess, engine: 
 	ctx.log(`P2: warm-up (${warmUpItems} items each side)`);
 	const warmRows = rowsFor(Math.min(warmUpItems, items));
 	await rawRun(sandbox.url, lastLocationCalls(warmRows), DEFAULT_CONCURRENCY);
+	await executeHelperLoop(engine, lastLocationCalls(warmRows), DEFAULT_CONCURRENCY, warmRows);
 	await engine.runNode(lastLocationParameters(), { items: warmRows });
 	if (ctx.diy.loaded) await engine.runWorkflow(diyWorkflow(engine, sandbox.url, warmRows));
 
 	const measured: P2Round[] = [];
 	for (let round = 0; round < rounds; round++) {
-		ctx.log(`P2: round ${round + 1}/${rounds}, ${items} items: ceiling, node${ctx.diy.loaded ? ', DIY' : ''}`);
-		// Each round runs the three side by side, starting with a different one, so a burst of
-		// load on the shared machine does not always land on the same side.
+		ctx.log(`P2: round ${round + 1}/${rounds}, ${items} items: ceiling, n8n helper loop, node${ctx.diy.loaded ? ', DIY' : ''}`);
+		// Each round runs them side by side, starting with a different one, so a burst of load on
+		// the shared machine does not always land on the same side.
 		const runs: Array<() => Promise<void>> = [];
 		const entry = {} as P2Round;
 		runs.push(async () => {
 			entry.ceiling = await rawRun(sandbox.url, calls, DEFAULT_CONCURRENCY);
+		});
+		runs.push(async () => {
+			ctx.gc();
+			entry.helperLoop = await executeHelperLoop(engine, calls, DEFAULT_CONCURRENCY, rows);
 		});
 		runs.push(async () => {
 			ctx.gc();
@@ -163,6 +170,7 @@ async function p2Throughput(ctx: BenchContext, sandbox: SandboxProcess, engine: 
 	const perSecond = (wallMs: number) => (items * 1000) / wallMs;
 	const ceilingRate = median(measured.map((entry) => perSecond(entry.ceiling.wallMs)));
 	const nodeRate = median(measured.map((entry) => perSecond(entry.node.wallMs)));
+	const loopRate = median(measured.map((entry) => perSecond(entry.helperLoop.wallMs)));
 	const diyRuns = measured.flatMap((entry) => (entry.diy ? [entry.diy] : []));
 	const diyRate = diyRuns.length > 0 ? median(diyRuns.map((run) => perSecond(run.wallMs))) : undefined;
 	const nodeIncomplete = measured.find((entry) => entry.node.completed !== items);
@@ -193,6 +201,19 @@ async function p2Throughput(ctx: BenchContext, sandbox: SandboxProcess, engine: 
 				? `incomplete: ${nodeIncomplete.node.completed}/${items} (${nodeIncomplete.node.error ?? 'error items'})`
 				: `default settings (${DEFAULT_CONCURRENCY} concurrent requests); median of ${rounds} round(s)`,
 		},
+		...helperLoopFigures(
+			'P2',
+			{
+				figure: `n8n helper loop: httpRequestWithAuthentication, ${DEFAULT_CONCURRENCY} at once, ${items} lastLocation calls`,
+				value: loopRate,
+				unit: 'calls/s',
+				vsCeiling: loopRate / ceilingRate,
+				runs: measured.map((entry) => entry.helperLoop),
+				calls: items,
+				note: `the same calls through n8n's own request helper, inside the same engine; median of ${rounds} round(s)`,
+			},
+			{ figure: `P2 node ÷ n8n helper loop, ${items} items/s`, speedRatio: nodeRate / loopRate, note: `${nodeRate.toFixed(0)} vs ${loopRate.toFixed(0)} items/s` },
+		),
 		{
 			id: 'P2.peakRss',
 			figure: 'P2 node, peak RSS of the n8n process',
@@ -218,7 +239,7 @@ async function p2Throughput(ctx: BenchContext, sandbox: SandboxProcess, engine: 
 	} else if (!ctx.diy.loaded) {
 		ctx.figures.push({ id: 'DIY.P2.itemsPerSecond', figure: 'DIY: HTTP Request node, P2', value: null, unit: '', verdict: 'skipped', note: ctx.diy.reason });
 	}
-	ctx.details.P2 = { items, rounds: measured, ceilingRate, nodeRate, diyRate };
+	ctx.details.P2 = { items, rounds: measured, ceilingRate, helperLoopRate: loopRate, nodeRate, diyRate };
 }
 
 // --- P2q -----------------------------------------------------------------------------------------

@@ -9,9 +9,10 @@ import { deviceId } from '../../sandbox/seed';
 import { DEMO_API_KEY, DEMO_USER_NAME } from '../../sandbox/server';
 import { Engine } from '../../test/support/engine';
 import type { BenchContext } from '../context';
+import { pollHelperLoop, type HelperLoopRun } from '../helperLoop';
 import { median, timed } from '../measure';
 import { rawCall, rawRun, type RawCall } from '../rawClient';
-import { verdict } from '../report';
+import { helperLoopFigures, verdict } from '../report';
 import { startSandboxProcess } from '../sandboxProcess';
 
 export const latestFixParameters = (requestSettings: IDataObject = {}): INodeParameters => ({
@@ -52,7 +53,7 @@ export async function triggerScenarios(ctx: BenchContext): Promise<void> {
 }
 
 async function pollDevices(ctx: BenchContext, devices: number): Promise<void> {
-	ctx.log(`P3: ${devices} devices, Latest fix: first poll (baseline), then ${ctx.sizes.rounds} × (every device moves, poll, ceiling)`);
+	ctx.log(`P3: ${devices} devices, Latest fix: first poll (baseline), then ${ctx.sizes.rounds} × (every device moves, poll, ceiling, n8n helper loop)`);
 	const sandbox = await startSandboxProcess({ devices });
 	try {
 		const engine = new Engine({ baseUrl: sandbox.url, userName: DEMO_USER_NAME, apiKey: DEMO_API_KEY });
@@ -74,16 +75,21 @@ async function pollDevices(ctx: BenchContext, devices: number): Promise<void> {
 			};
 		};
 		const first = await poll();
-		// Then rounds of: every device moves, a poll that emits for each, the ceiling doing its calls
-		// (in turn first and second, so load on the shared machine does not always land on one side).
-		const rounds: Array<{ poll: PollRun; ceilingMs: number }> = [];
+		// Then rounds of: every device moves, then a poll that emits for each, the ceiling and n8n's
+		// helper loop doing the same (read-only) calls, each round starting with a different one, so
+		// load on the shared machine does not always land on one side.
+		const loopEngine = new Engine({ baseUrl: sandbox.url, userName: DEMO_USER_NAME, apiKey: DEMO_API_KEY });
+		const rounds: Array<{ poll: PollRun; ceilingMs: number; helperLoop: HelperLoopRun }> = [];
 		for (let round = 0; round < ctx.sizes.rounds; round++) {
 			await sandbox.moveDevices(10);
-			const ceilingRun = async () => (await rawRun(sandbox.url, calls, DEFAULT_CONCURRENCY)).wallMs;
-			const ceilingFirst = round % 2 === 1;
-			const ceilingBefore = ceilingFirst ? await ceilingRun() : undefined;
-			const polled = await poll();
-			rounds.push({ poll: polled, ceilingMs: ceilingBefore ?? (await ceilingRun()) });
+			const entry = {} as (typeof rounds)[number];
+			const sides = [
+				async () => void (entry.poll = await poll()),
+				async () => void (entry.ceilingMs = (await rawRun(sandbox.url, calls, DEFAULT_CONCURRENCY)).wallMs),
+				async () => void (entry.helperLoop = await pollHelperLoop(loopEngine, calls, DEFAULT_CONCURRENCY)),
+			];
+			for (let index = 0; index < sides.length; index++) await sides[(index + round) % sides.length]();
+			rounds.push(entry);
 		}
 		const stateBytes = Buffer.byteLength(JSON.stringify(staticData));
 		// The same devices watched for every fix-based event: a baseline poll, a move, a poll.
@@ -94,6 +100,7 @@ async function pollDevices(ctx: BenchContext, devices: number): Promise<void> {
 		const everyEventBytes = Buffer.byteLength(JSON.stringify(everyEventData));
 		const pollMs = median(rounds.map((round) => round.poll.wallMs));
 		const ceilingMs = median(rounds.map((round) => round.ceilingMs));
+		const loopMs = median(rounds.map((round) => round.helperLoop.wallMs));
 		const events = Math.min(...rounds.map((round) => round.poll.events));
 
 		const worst = Math.max(first.requests, ...rounds.map((round) => round.poll.requests));
@@ -117,6 +124,19 @@ async function pollDevices(ctx: BenchContext, devices: number): Promise<void> {
 				verdict: 'info',
 				note: `ceiling (same ${devices + 1} calls + token, ${DEFAULT_CONCURRENCY} connections) ${(ceilingMs / 1000).toFixed(2)} s; medians of ${rounds.length}; first (baseline) poll ${(first.wallMs / 1000).toFixed(2)} s`,
 			},
+			...helperLoopFigures(
+				`P3.${devices}`,
+				{
+					figure: `n8n helper loop in a poll, ${devices} devices: wall time of the same ${devices + 1} calls`,
+					value: loopMs / 1000,
+					unit: 's',
+					vsCeiling: loopMs / ceilingMs,
+					runs: rounds.map((round) => round.helperLoop),
+					calls: calls.length,
+					note: `httpRequestWithAuthentication, ${DEFAULT_CONCURRENCY} at once, in n8n's PollContext; medians of ${rounds.length}`,
+				},
+				{ figure: `P3 trigger ÷ n8n helper loop, ${devices} devices, speed`, speedRatio: loopMs / pollMs, note: `poll ${(pollMs / 1000).toFixed(2)} s vs loop ${(loopMs / 1000).toFixed(2)} s` },
+			),
 			{
 				id: `P3.${devices}.stateBytesPerDevice`,
 				figure: `P3 trigger, ${devices} devices: static data per device`,

@@ -11,9 +11,10 @@ import { ENDPOINTS, type User, type UserWrite } from '../../nodes/shared/wire';
 import { DEMO_API_KEY, DEMO_USER_NAME } from '../../sandbox/server';
 import { Engine } from '../../test/support/engine';
 import type { BenchContext } from '../context';
+import { executeHelperLoop, type HelperLoopRun } from '../helperLoop';
 import { median, timed } from '../measure';
 import { rawCall, rawRun, rawToken, routeKey, type RawCall } from '../rawClient';
-import { verdict } from '../report';
+import { helperLoopFigures, verdict } from '../report';
 import { startSandboxProcess, type SandboxProcess } from '../sandboxProcess';
 import { HR_SYNC_UPSERT } from '../../test/support/hrSync';
 
@@ -64,6 +65,7 @@ async function listUsers(sandbox: SandboxProcess): Promise<User[]> {
 interface UpsertRun {
 	wallMs: number;
 	ceilingMs: number;
+	helperLoop: HelperLoopRun;
 	apiRequests: number;
 	byKind: Record<'token' | 'list' | 'create' | 'patch' | 'put' | 'other', number>;
 	actions: Record<string, number>;
@@ -79,8 +81,12 @@ export async function upsertScenario(ctx: BenchContext): Promise<void> {
 	let expectedUpdates = 0;
 	const runs: UpsertRun[] = [];
 	for (let round = 0; round < rounds; round++) {
-		// Two identical sandboxes (same seed) per round: a run's writes would change what the next one sees.
-		const [forNode, forCeiling] = await Promise.all([startSandboxProcess({ users: userCount }), startSandboxProcess({ users: userCount })]);
+		// Identical sandboxes (same seed) per round and side: a run's writes would change what the next one sees.
+		const [forNode, forCeiling, forLoop] = await Promise.all([
+			startSandboxProcess({ users: userCount }),
+			startSandboxProcess({ users: userCount }),
+			startSandboxProcess({ users: userCount }),
+		]);
 		try {
 			if (round === 0) {
 				const users = await listUsers(forNode);
@@ -98,12 +104,20 @@ export async function upsertScenario(ctx: BenchContext): Promise<void> {
 				expectedCreates = [...plan.values()].filter((step) => step.kind === 'create').length;
 				expectedUpdates = [...plan.values()].filter((step) => step.kind === 'update').length;
 			}
-			const ceilingRun = async () => (await rawRun(forCeiling.url, calls, DEFAULT_CONCURRENCY)).wallMs;
-			const ceilingBefore = round % 2 === 1 ? await ceilingRun() : undefined;
 			await forNode.resetStats();
 			const engine = new Engine({ baseUrl: forNode.url, userName: DEMO_USER_NAME, apiKey: DEMO_API_KEY });
-			const { result, wallMs } = await timed(() => engine.runNode(HR_SYNC_UPSERT, { items: rows as never[] }));
-			const ceilingMs = ceilingBefore ?? (await ceilingRun());
+			const loopEngine = new Engine({ baseUrl: forLoop.url, userName: DEMO_USER_NAME, apiKey: DEMO_API_KEY });
+			// Each round starts with a different side, so load on the shared machine does not always land on one.
+			let node!: { result: Awaited<ReturnType<Engine['runNode']>>; wallMs: number };
+			let ceilingMs = 0;
+			let helperLoop!: HelperLoopRun;
+			const sides = [
+				async () => void (node = await timed(() => engine.runNode(HR_SYNC_UPSERT, { items: rows as never[] }))),
+				async () => void (ceilingMs = (await rawRun(forCeiling.url, calls, DEFAULT_CONCURRENCY)).wallMs),
+				async () => void (helperLoop = await executeHelperLoop(loopEngine, calls, DEFAULT_CONCURRENCY, rows)),
+			];
+			for (let index = 0; index < sides.length; index++) await sides[(index + round) % sides.length]();
+			const { result, wallMs } = node;
 			const stats = await forNode.stats();
 			const count = (route: string) => stats.byRoute[route] ?? 0;
 			const apiRequests = stats.requests - stats.tokenCalls;
@@ -112,6 +126,7 @@ export async function upsertScenario(ctx: BenchContext): Promise<void> {
 			runs.push({
 				wallMs,
 				ceilingMs,
+				helperLoop,
 				apiRequests,
 				byKind: {
 					token: stats.tokenCalls,
@@ -125,7 +140,7 @@ export async function upsertScenario(ctx: BenchContext): Promise<void> {
 				error: result.error?.message,
 			});
 		} finally {
-			await Promise.all([forNode.close(), forCeiling.close()]);
+			await Promise.all([forNode.close(), forCeiling.close(), forLoop.close()]);
 		}
 	}
 
@@ -139,6 +154,7 @@ export async function upsertScenario(ctx: BenchContext): Promise<void> {
 	const worst = runs.reduce((most, run) => (run.apiRequests > most.apiRequests || !onTarget(run) ? run : most), runs[0]);
 	const wallMs = median(runs.map((run) => run.wallMs));
 	const ceilingMs = median(runs.map((run) => run.ceilingMs));
+	const loopMs = median(runs.map((run) => run.helperLoop.wallMs));
 	ctx.figures.push(
 		{
 			id: 'P4.requests',
@@ -158,6 +174,19 @@ export async function upsertScenario(ctx: BenchContext): Promise<void> {
 			verdict: 'info',
 			note: `ceiling (same list + ${calls.length - 1} writes, ${DEFAULT_CONCURRENCY} connections) ${(ceilingMs / 1000).toFixed(2)} s; medians of ${runs.length}`,
 		},
+		...helperLoopFigures(
+			'P4',
+			{
+				figure: `n8n helper loop: the same list + ${calls.length - 1} writes, wall time`,
+				value: loopMs / 1000,
+				unit: 's',
+				vsCeiling: loopMs / ceilingMs,
+				runs: runs.map((run) => run.helperLoop),
+				calls: calls.length,
+				note: `httpRequestWithAuthentication, ${DEFAULT_CONCURRENCY} at once, fed the same ${rows.length} items; medians of ${runs.length}`,
+			},
+			{ figure: 'P4 upsert ÷ n8n helper loop, speed', speedRatio: loopMs / wallMs, note: `node ${(wallMs / 1000).toFixed(2)} s vs loop ${(loopMs / 1000).toFixed(2)} s` },
+		),
 	);
 	ctx.details.P4 = { items: rows.length, users: userCount, expectedCreates, expectedUpdates, runs };
 }

@@ -7,7 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../shared/wire';
-import { requestSettings } from '../shared/requestSettings';
+import { actionRequestSettings } from '../shared/requestSettings';
 import { resourceProperties, subtitle } from './actions/operation';
 import { resources, router } from './actions/router';
 import * as listSearch from '../shared/listSearch';
@@ -31,7 +31,7 @@ export class SatelliteTracking implements INodeType {
 		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
 		properties: [
 			...resourceProperties(resources, 'device'),
-			requestSettings,
+			actionRequestSettings,
 		],
 	};
 

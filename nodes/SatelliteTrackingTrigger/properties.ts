@@ -166,7 +166,8 @@ const options: INodeProperties = {
 	],
 };
 
-const budget: INodeProperties = {
+/** The action node's Request Settings, plus the trigger's own cap per poll. */
+const triggerRequestSettings: INodeProperties = {
 	...requestSettings,
 	options: [
 		...(requestSettings.options ?? []),
@@ -191,5 +192,5 @@ export const properties: INodeProperties[] = [
 		(detector.properties ?? []).map((property) => ({ ...property, displayOptions: showFor(events) })),
 	),
 	options,
-	budget,
+	triggerRequestSettings,
 ];

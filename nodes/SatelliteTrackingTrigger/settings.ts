@@ -1,7 +1,7 @@
 /** The trigger's parameters, read once per poll and checked, as plain settings for the pure code. */
 import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 
-import { clientOptions } from '../shared/requestSettings';
+import { readRequestSettings } from '../shared/requestSettings';
 import { circleGeofence, geoJsonGeofence, pointsGeofence, type Geofence } from '../shared/geo/geofence';
 import { DEFAULT_NEAR_SHARE } from '../shared/notifications';
 import type { ClientOptions } from '../shared/transport';
@@ -51,8 +51,8 @@ export function readSettings(context: IPollFunctions): TriggerSettings {
 	if (geofences.length === 0 && events.some((kind) => kind === 'geofenceEntered' || kind === 'geofenceExited' || kind === 'geofenceDwell')) {
 		throw new NodeOperationError(context.getNode(), 'Add at least one geofence to watch for geofence events');
 	}
-	const budget = parameter<IDataObject>('requestSettings', {});
-	const maxRequests = Number(budget.maxRequestsPerPoll ?? 0);
+	const requestSettings = parameter<IDataObject>('requestSettings', {});
+	const maxRequests = check('Max Requests per Poll', toNumberInRange(requestSettings.maxRequestsPerPoll ?? 0, 0, Infinity));
 	return {
 		detection: {
 			events,
@@ -73,7 +73,7 @@ export function readSettings(context: IPollFunctions): TriggerSettings {
 		},
 		selection: readSelection(parameter, check),
 		readMode: parameter<ReadMode>('readMode', 'latestFix') === 'everyFix' ? 'everyFix' : 'latestFix',
-		client: clientOptions(budget),
+		client: readRequestSettings(context.getNode(), requestSettings),
 		maxRequestsPerPoll: maxRequests > 0 ? maxRequests : Infinity,
 	};
 }

@@ -38,6 +38,8 @@ export function filterDevices(devices: Device[], filters: DeviceFilters, now: Da
 
 /** The device has the tag, with this value unless `value` is empty. */
 export function hasTag(device: Pick<Device, 'tags'>, key: string, value: string): boolean {
-	const tagged = device.tags?.[key];
-	return tagged !== undefined && (value === '' || tagged === value);
+	// Own keys only: a Tag Key such as "constructor" must not find Object.prototype's.
+	const tags = device.tags ?? {};
+	if (!Object.prototype.hasOwnProperty.call(tags, key)) return false;
+	return value === '' || tags[key] === value;
 }

@@ -84,18 +84,33 @@ const jsonPointer = z
 	.refine((path) => path.startsWith('/'), 'must be a JSON Pointer starting with "/"')
 	.refine((path) => !/~[^01]|~$/.test(path), 'has a "~" that is not "~0" or "~1"');
 
+const NEEDS_VALUE: ReadonlyArray<(typeof JSON_PATCH_OPS)[number]> = ['add', 'replace', 'test'];
+const NEEDS_FROM: ReadonlyArray<(typeof JSON_PATCH_OPS)[number]> = ['move', 'copy'];
+
 const operationSchema = z
 	.object({
 		op: z.enum(JSON_PATCH_OPS, { errorMap: () => ({ message: `must be one of ${JSON_PATCH_OPS.join(', ')}` }) }),
 		path: jsonPointer,
 		value: z.unknown(),
+		from: jsonPointer.optional(),
 	})
 	.superRefine((operation, context) => {
+		const issue = (field: string, message: string) => context.addIssue({ code: z.ZodIssueCode.custom, path: [field], message });
 		// zod keeps an absent key absent, so this tells a missing value from a null one.
-		if (operation.op !== 'remove' && !('value' in operation)) {
-			context.addIssue({ code: z.ZodIssueCode.custom, path: ['value'], message: `is required for "${operation.op}"` });
+		if (NEEDS_VALUE.includes(operation.op) && !('value' in operation)) issue('value', `is required for "${operation.op}"`);
+		if (NEEDS_FROM.includes(operation.op) && operation.from === undefined) issue('from', `is required for "${operation.op}"`);
+		// RFC 6902 4.4: a value cannot be moved into one of its own children.
+		if (operation.op === 'move' && operation.from !== undefined && operation.path.startsWith(`${operation.from}/`)) {
+			issue('path', `cannot lie inside from ("${operation.from}"): a value cannot move into itself`);
 		}
 	});
+
+/** The members the operation uses, in RFC 6902's order; others (a stray value on remove) are dropped. */
+function toOperation({ op, path, value, from }: z.infer<typeof operationSchema>): JsonPatchOperation {
+	if (op === 'remove') return { op, path };
+	if (op === 'move' || op === 'copy') return { op, from: from!, path };
+	return { op, path, value };
+}
 
 const patchSchema = z.array(operationSchema, { invalid_type_error: 'must be an array of operations' }).min(1, 'has no operations');
 
@@ -118,12 +133,7 @@ export function parseJsonPatch(input: unknown): Check<JsonPatchOperation[]> {
 	}
 	const result = patchSchema.safeParse(value);
 	if (!result.success) return { ok: false, problem: result.error.issues.map(describeIssue).join('; ') };
-	return {
-		ok: true,
-		value: result.data.map(({ op, path, value: operationValue }) =>
-			op === 'remove' ? { op, path } : { op, path, value: operationValue },
-		),
-	};
+	return { ok: true, value: result.data.map(toOperation) };
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

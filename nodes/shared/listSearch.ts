@@ -10,7 +10,7 @@ async function search<T>(
 	searchable: (resource: T) => Array<string | null | undefined>,
 	toResult: (resource: T) => { name: string; value: string },
 ): Promise<INodeListSearchResult> {
-	const client = await TrackingApiClient.create(context, { maxConcurrent: 1 });
+	const client = await TrackingApiClient.create(context, { maxConcurrency: 1 });
 	const needle = filter?.trim().toLowerCase() ?? '';
 	const resources = await list(client);
 	return {

@@ -4,7 +4,7 @@
  * which are superseded by a later item with the same e-mail. Pure.
  */
 import { diffToJsonPatch } from './jsonPatch';
-import { emailKey } from './users';
+import { countryKey, emailKey } from './users';
 import type { JsonPatchOperation, User, UserWrite } from './wire';
 
 /** A checked item: the fields it sets, and null for the optional fields it clears. */
@@ -19,18 +19,28 @@ export type UpsertStep =
 	| { kind: 'unchanged'; user: User }
 	| { kind: 'superseded'; byItemIndex: number; user: User | null };
 
-export function planUpserts(existing: readonly User[], requests: readonly UpsertRequest[]): Map<number, UpsertStep> {
+/**
+ * `countries` is the service's own list (code → name); with it, a country written another way
+ * (a name, "USA" for "US") is the same country and changes nothing.
+ */
+export function planUpserts(
+	existing: readonly User[],
+	requests: readonly UpsertRequest[],
+	countries?: Readonly<Record<string, string>>,
+): Map<number, UpsertStep> {
 	const usersByEmail = new Map<string, User>();
 	for (const user of existing) {
-		// Should the service ever hold two users with one e-mail, the first listed is the match, every run.
-		if (!usersByEmail.has(emailKey(user.email))) usersByEmail.set(emailKey(user.email), user);
+		const key = emailKey(user.email);
+		// A listed user without an e-mail cannot be the match of anyone. Should the service ever hold
+		// two users with one e-mail, the first listed is the match, every run.
+		if (key !== undefined && !usersByEmail.has(key)) usersByEmail.set(key, user);
 	}
 	const lastItemByEmail = new Map<string, number>();
-	for (const request of requests) lastItemByEmail.set(emailKey(request.user.email), request.itemIndex);
+	for (const request of requests) lastItemByEmail.set(emailKey(request.user.email)!, request.itemIndex);
 
 	const plan = new Map<number, UpsertStep>();
 	for (const request of requests) {
-		const key = emailKey(request.user.email);
+		const key = emailKey(request.user.email)!;
 		const current = usersByEmail.get(key);
 		const winner = lastItemByEmail.get(key)!;
 		if (winner !== request.itemIndex) {
@@ -38,7 +48,7 @@ export function planUpserts(existing: readonly User[], requests: readonly Upsert
 		} else if (!current) {
 			plan.set(request.itemIndex, { kind: 'create', user: withoutUnset(request.user) });
 		} else {
-			const patch = diffToJsonPatch(current, comparedFields(request.user));
+			const patch = diffToJsonPatch(current, comparedFields(request.user, current, countries));
 			plan.set(
 				request.itemIndex,
 				patch.length === 0 ? { kind: 'unchanged', user: current } : { kind: 'update', userId: current.id, patch },
@@ -51,12 +61,21 @@ export function planUpserts(existing: readonly User[], requests: readonly Upsert
 /**
  * The e-mail is the match key, equal by definition (a difference in case is not a change), and a
  * password cannot be compared because the service never reads it back: it is set on create only.
+ * A country written another way for the same country is no change either.
  */
-function comparedFields(user: UserWrite): Partial<UserWrite> {
-	const { email: _matchKey, password: _writeOnly, ...compared } = user;
+function comparedFields(user: UserWrite, current: User, countries?: Readonly<Record<string, string>>): Partial<UserWrite> {
+	const compared: Partial<UserWrite> = { ...user };
+	delete compared.email;
+	delete compared.password;
+	if (countries && countryKey(user.country, countries) === countryKey(current.country, countries)) delete compared.country;
 	return compared;
 }
 
 function withoutUnset(user: UserWrite): UserWrite {
 	return Object.fromEntries(Object.entries(user).filter(([, value]) => value !== null && value !== undefined)) as UserWrite;
+}
+
+/** Whether any planned update would change a country: only then is the service's list needed. */
+export function changesCountry(plan: Map<number, UpsertStep>): boolean {
+	return [...plan.values()].some((step) => step.kind === 'update' && step.patch.some((operation) => operation.path === '/country'));
 }

@@ -35,6 +35,18 @@ function impossibleDay(text: string): string | undefined {
 	return day < 1 || day > daysInMonth ? text.slice(0, 10) : undefined;
 }
 
+const ZONE_SUFFIX = /([zZ]|[+-]\d{2}:?\d{2})$/;
+
+/**
+ * A date-time without a zone is UTC, as the README promises, whichever separator it uses: the
+ * spreadsheet and SQL form `2024-03-10 10:00:00` as much as `2024-03-10T10:00:00`. JavaScript would
+ * read both in the n8n host's own zone.
+ */
+function asUtcWhenZoneless(text: string): string {
+	const iso = text.replace(/^(\d{4}-\d{2}-\d{2}) +(?=\d)/, '$1T');
+	return ZONE_SUFFIX.test(iso) || !iso.includes('T') ? iso : `${iso}Z`;
+}
+
 interface DateLike {
 	toJSDate?: () => Date;
 	toISO?: () => string | null;
@@ -56,7 +68,7 @@ export function toIsoDateTime(value: unknown): Check<string> {
 		if (!/^\d{4}-\d{2}-\d{2}/.test(text)) return fail(`is not an ISO 8601 date (got ${preview(value)})`);
 		const impossible = impossibleDay(text);
 		if (impossible) return fail(`is not a valid date: ${impossible} does not exist`);
-		date = new Date(/[zZ]|[+-]\d{2}:?\d{2}$/.test(text) || !text.includes('T') ? text : `${text}Z`);
+		date = new Date(asUtcWhenZoneless(text));
 	} else if (typeof value === 'object' && value !== null && typeof (value as DateLike).toJSDate === 'function') {
 		date = (value as DateLike).toJSDate!();
 	} else {
@@ -86,11 +98,46 @@ export function toNonEmptyText(value: unknown): Check<string> {
 	return value.trim() === '' ? fail('is empty') : ok(value.trim());
 }
 
+/** A non-blank text kept exactly as typed: a device command may need its trailing `\r\n`. */
+export function toVerbatimText(value: unknown): Check<string> {
+	const text = toNonEmptyText(value);
+	return text.ok && typeof value === 'string' ? ok(value) : text;
+}
+
 /** Booleans as they come from n8n fields, or as text from expressions over spreadsheet rows. */
 export function toBoolean(value: unknown): Check<boolean> {
 	if (typeof value === 'boolean') return ok(value);
 	if (value === 'true' || value === 'false') return ok(value === 'true');
 	return fail(`must be true or false (got ${preview(value)})`);
+}
+
+/** Booleans typed as "true, false, true", or given as an array by an expression. */
+export function toBooleanList(value: unknown): Check<boolean[]> {
+	const entries = typeof value === 'string' ? value.split(',').filter((entry) => entry.trim() !== '') : value;
+	if (!Array.isArray(entries)) return fail(`must be a comma-separated list of true/false or an array (got ${preview(value)})`);
+	const booleans: boolean[] = [];
+	for (const raw of entries) {
+		const entry = typeof raw === 'string' ? raw.trim() : raw;
+		const flag = toBoolean(entry);
+		if (!flag.ok) return fail(`must hold only true or false (got ${preview(entry)})`);
+		booleans.push(flag.value);
+	}
+	return ok(booleans);
+}
+
+/** A JSON array of objects, as JSON text from a JSON field or as an array from an expression. */
+export function toObjectList(value: unknown): Check<Array<Record<string, unknown>>> {
+	let list = value;
+	if (typeof value === 'string') {
+		if (value.trim() === '') return ok([]);
+		try {
+			list = JSON.parse(value);
+		} catch {
+			return fail('is not valid JSON');
+		}
+	}
+	if (!Array.isArray(list) || !list.every(isRecord)) return fail(`must be an array of objects (got ${preview(list)})`);
+	return ok(list);
 }
 
 /** An optional text: empty when unset, refused when an expression hands over an object or a list. */

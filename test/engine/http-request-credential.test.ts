@@ -121,5 +121,25 @@ if (!installed) {
 			expect(ctx.engine.storedToken).not.toBe(before);
 			expect(ctx.engine.storedToken).toBe(ctx.sandbox.issuedTokens.at(-1));
 		});
+
+		it('never sends a token fetched with another key: the call goes without it, and n8n fetches one for the key entered', async () => {
+			await callTimeZones();
+			const before = ctx.engine.storedToken;
+			const data = ctx.engine.credentials.read('cred-sandbox');
+			// The key was regenerated in the web app and pasted in: the service knows only the new one.
+			ctx.sandbox.setOptions({ accounts: [{ userName: DEMO_USER_NAME, apiKey: 'regenerated-key' }] });
+			ctx.engine.credentials.save({ id: 'cred-sandbox', name: 'Sandbox', type: CREDENTIAL_TYPE, data: { ...data, apiKey: 'regenerated-key' } });
+			ctx.sandbox.resetStats();
+			try {
+				const { error, items } = await callTimeZones();
+
+				expect(error).toBeUndefined();
+				expect(items[0].json).toMatchObject({ success: true });
+				expect(ctx.sandbox.requestLog.map((entry) => entry.headers.authorization)).not.toContain(`Bearer ${before}`);
+				expect(ctx.sandbox.stats.tokenCalls).toBe(1);
+			} finally {
+				ctx.sandbox.setOptions({ accounts: [{ userName: DEMO_USER_NAME, apiKey: DEMO_API_KEY }] });
+			}
+		});
 	});
 }

@@ -1,3 +1,5 @@
+import { SatelliteTracking } from '../../nodes/SatelliteTracking/SatelliteTracking.node.ts';
+import { VENDOR_ALERT_NAMES } from '../../sandbox/vendorApi';
 import { byId, jsonOf, useSandbox } from '../support/sandboxed';
 
 const HOUR = 3_600_000;
@@ -88,6 +90,32 @@ describe('location and alert operations', () => {
 		expect(items[0].json).toMatchObject({ deviceId: 'device005', dateTime, latitude: 40.4168, speed: 42 });
 	});
 
+	it('location submit sends inputs, outputs, accessories attributes and the answer range, as the vendor documents them', async () => {
+		const dateTime = new Date(Date.now() - 120_000).toISOString();
+		const from = new Date(Date.now() - 3_600_000).toISOString();
+		const to = new Date().toISOString();
+		const accessories = [{ accessoryType: 'sensor', accessoryStatus: 'active' }];
+		const { items, error } = await ctx.engine.runNode({
+			resource: 'location',
+			operation: 'submit',
+			deviceId: byId('device006'),
+			latitude: 40.712776,
+			longitude: -74.005974,
+			dateTime,
+			additionalFields: { inputs: 'true, false, true', outputs: '={{ [false, true] }}', accessoriesAttributes: JSON.stringify(accessories), from, to },
+		});
+		expect(error).toBeUndefined();
+		const write = ctx.sandbox.writes.filter((entry) => entry.kind === 'submitLocation').at(-1);
+		expect(write?.body).toEqual({
+			from,
+			to,
+			location: { dateTime, latitude: 40.712776, longitude: -74.005974, inputs: [true, false, true], outputs: [false, true], accessoriesAttributes: accessories },
+		});
+		// The answer lists the range asked for: the stored fix and the device's other fixes of that hour.
+		expect(items.length).toBeGreaterThan(1);
+		expect(jsonOf(items).find((fix) => fix.dateTime === dateTime)).toMatchObject({ inputs: [true, false, true], accessoriesAttributes: accessories });
+	});
+
 	it.each([
 		['latitude', { latitude: 91 }, 'Invalid "Latitude" in item 0: Latitude must be between -90 and 90 (got 91)'],
 		['longitude', { longitude: '={{ "east" }}' }, 'Invalid "Longitude" in item 0: Longitude must be a number (got "east")'],
@@ -96,6 +124,9 @@ describe('location and alert operations', () => {
 		['flag', { additionalFields: { hasCriticalAlert: '={{ "yes" }}' } }, 'Invalid "Has Critical Alert" in item 0: Has Critical Alert must be true or false (got "yes")'],
 		['text list', { additionalFields: { alertTexts: '={{ { text: "SOS" } }}' } }, 'Invalid "AlertTexts" in item 0: AlertTexts must be a comma-separated list'],
 		['number field', { additionalFields: { speed: '={{ "fast" }}' } }, 'Invalid "Speed" in item 0: Speed must be a number (got "fast")'],
+		['input state', { additionalFields: { inputs: 'true, on' } }, 'Invalid "Inputs" in item 0: Inputs must hold only true or false (got "on")'],
+		['accessories list', { additionalFields: { accessoriesAttributes: '{"accessoryType": "sensor"}' } }, 'Invalid "Accessories Attributes" in item 0: Accessories Attributes must be an array of objects'],
+		['answer range', { additionalFields: { from: '2026-01-02T00:00:00Z', to: '2026-01-01T00:00:00Z' } }, 'Invalid "Answer From" in item 0: Answer From must not be after Answer To'],
 	])('location submit refuses a bad %s before sending anything', async (_, override, message) => {
 		const { error } = await ctx.engine.runNode({
 			resource: 'location',
@@ -143,5 +174,31 @@ describe('location and alert operations', () => {
 		expect(ctx.sandbox.requestLog.at(-1)?.body).toEqual({ from: from.toISOString(), to: to.toISOString(), alertName: name });
 		expect(items.length).toBeGreaterThan(0);
 		for (const alert of jsonOf(items)) expect(alert).toMatchObject({ deviceId, dateTime: expect.any(String), notifications: expect.any(Array) });
+	});
+
+	it('alert getAll offers exactly the 55 alert names the vendor documents, and sends the chosen one exactly', async () => {
+		const property = new SatelliteTracking().description.properties.find(
+			(candidate) => candidate.name === 'alertName' && candidate.displayOptions?.show?.resource?.includes('alert'),
+		)!;
+		expect(property.type).toBe('options');
+		const offered = (property.options as Array<{ value: string }>).map((option) => option.value).filter((value) => value !== '');
+		expect(offered).toHaveLength(55);
+		expect([...offered].sort()).toEqual([...VENDOR_ALERT_NAMES].sort());
+
+		const deviceId = ctx.sandbox.store.facts.criticalAlertDeviceIds[0];
+		const to = new Date();
+		const from = new Date(to.getTime() - 24 * HOUR);
+		const { items } = await ctx.engine.runNode({
+			resource: 'alert',
+			operation: 'getAll',
+			deviceId: byId(deviceId),
+			from: from.toISOString(),
+			to: to.toISOString(),
+			alertName: 'SOSButton',
+			returnAll: true,
+		});
+		expect(ctx.sandbox.requestLog.at(-1)?.body).toMatchObject({ alertName: 'SOSButton' });
+		expect(items.length).toBeGreaterThan(0);
+		for (const alert of jsonOf(items)) expect(alert.alerts).toContain('SOSButton');
 	});
 });

@@ -55,7 +55,9 @@ describe('transport behaviour in the engine', () => {
 			{ continueOnFail: true },
 		);
 		expect(ctx.sandbox.writes.filter((write) => write.kind === 'sendCommand')).toHaveLength(1);
-		expect(result.items[0].json.error).toBe('Could not get an answer from the tracking API: the connection was reset');
+		expect(result.items[0].json.error).toBe(
+			`Could not get an answer from the tracking API at ${ctx.sandbox.url}/api/devices/device002/sendCommand: the connection was reset`,
+		);
 	});
 
 	it('learns a quota only from a 429 that says when to come back; others just slow it down for a while', async () => {

@@ -164,7 +164,7 @@ describe('user upsert (create or update by e-mail)', () => {
 		expect(output.map((entry) => entry.action ?? 'error')).toEqual(['created', 'error', 'updated', 'error', 'error', 'unchanged']);
 		expect(output[1].error).toBe('Invalid "Email" in item 1: Email is not an e-mail address (got "not-an-email")');
 		expect(output[3].error).toBe('Invalid "Name" in item 3: Name is empty');
-		expect(output[4].error).toContain('The tracking API answered 400: country must be an ISO 3166-1 alpha-2 code');
+		expect(output[4].error).toContain('The tracking API answered 400: country must be a code or a name listed by GET /api/users/countries');
 		expect(calls('GET /api/users')).toBe(1);
 		expect(calls('POST /api/users')).toBe(2);
 		expect(calls('PATCH /api/users/{userId}')).toBe(1);

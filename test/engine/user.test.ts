@@ -248,7 +248,7 @@ describe('user operations', () => {
 		expect(json[1].error).toBe('Invalid "Email" in item 1: Email is not an e-mail address (got "bad-mail")');
 		expect(json[2].error).toBe(`The tracking API answered 409: A user with the e-mail ${taken.email} already exists.`);
 		expect(json[3].error).toBe('Invalid "Name" in item 3: Name is empty');
-		expect(json[4].error).toContain('country must be an ISO 3166-1 alpha-2 code');
+		expect(json[4].error).toContain('country must be a code or a name listed by GET /api/users/countries');
 		expect(json[5]).toMatchObject({ email: 'good.two@test.example' });
 		expect(json.every((user) => !('password' in user))).toBe(true);
 		expect(calls('POST', '/api/users')).toBe(4);

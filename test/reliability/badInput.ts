@@ -169,7 +169,9 @@ const INVALID_CASES: InvalidCase[] = [
 	invalid(OPS.groupPatch, 'jsonPatch', '[{ "op": "replace", ', 'JSON Patch', 'truncated JSON', /not valid JSON/),
 	invalid(OPS.groupPatch, 'jsonPatch', '{ "op": "replace", "path": "/name", "value": "x" }', 'JSON Patch', 'an object, not an array', /array/),
 	invalid(OPS.groupPatch, 'jsonPatch', '[]', 'JSON Patch', 'no operations', /no operations/),
-	invalid(OPS.groupPatch, 'jsonPatch', '[{ "op": "move", "from": "/a", "path": "/name" }]', 'JSON Patch', 'unsupported op', /must be one of/),
+	// move is valid (the vendor's user PATCH page lists all six RFC 6902 ops); "merge" is no op at all.
+	invalid(OPS.groupPatch, 'jsonPatch', '[{ "op": "merge", "path": "/name", "value": "x" }]', 'JSON Patch', 'unsupported op', /must be one of/),
+	invalid(OPS.groupPatch, 'jsonPatch', '[{ "op": "move", "path": "/name" }]', 'JSON Patch', 'move without from', /from is required/),
 	invalid(OPS.groupPatch, 'jsonPatch', '[{ "op": "replace", "path": "name", "value": "x" }]', 'JSON Patch', 'path without a slash', /JSON Pointer/),
 	invalid(OPS.userPatch, 'jsonPatch', '[{ "op": "add", "path": "/tags" }]', 'JSON Patch', 'add without a value', /value is required/),
 	invalid(OPS.userPatch, 'jsonPatch', '[{ "op": "replace", "path": "/a~2b", "value": 1 }]', 'JSON Patch', 'bad pointer escape', /~/),

@@ -153,10 +153,12 @@ const READABLE_ERRORS: RegExp[] = [
 	/^The tracking API answered \d{3} without saying why$/,
 	// A status whose body was a proxy's HTML page.
 	/^The tracking API answered \d{3} with an HTML page instead of JSON/,
-	// No answer: the network explanation.
-	/^Could not get an answer from the tracking API: (the connection was reset|no answer came within the timeout|the connection was refused|the connection was closed while sending)$/,
+	// No answer: the network explanation, with the address tried.
+	/^Could not get an answer from the tracking API at https?:\/\/\S+: (the connection was reset|no answer came within the timeout|the connection was refused|the connection was closed while sending)$/,
 	// An answer the node cannot use, said in words.
 	/^The tracking API answer(ed)? .*(object|list|has no|without|not an? ).*/,
+	// A call the service refuses whatever the token.
+	/^The tracking API refuses this call with a fresh token(: \S.{2,})?$/,
 	// The vendor's text of a success:false answer.
 	/^[A-Z][^[\]{}]{3,}\.$/,
 ];

@@ -20,3 +20,16 @@ export function fakeDateFrom(start: number): (at: number) => void {
 	jest.useFakeTimers({ doNotFake: [...REAL_TIMERS], advanceTimers: true, now: start });
 	return (at) => jest.setSystemTime(at);
 }
+
+/** Time that passes only when the pacer sleeps or a test moves it on. */
+export function fakeClock() {
+	return {
+		time: 0,
+		now() {
+			return this.time;
+		},
+		async sleep(ms: number) {
+			this.time += ms;
+		},
+	};
+}

@@ -44,6 +44,14 @@ export class InMemoryCredentialsHelper extends ICredentialsHelper {
 		return [];
 	}
 
+	/**
+	 * n8n-core 2.41 asks before handing a node its credential (n8n 2.8 does not); false only for a
+	 * credential type that restricts itself to listed nodes, which this package's does not.
+	 */
+	isCredentialUsableByNode(): boolean {
+		return true;
+	}
+
 	getCredentialsProperties(type: string): INodeProperties[] {
 		return this.type(type).properties;
 	}
@@ -102,7 +110,10 @@ export class InMemoryCredentialsHelper extends ICredentialsHelper {
 		const type = this.type(typeName);
 		const expirable = type.properties.find((property) => property.type === 'hidden' && property.typeOptions?.expirable === true);
 		if (!expirable || typeof type.preAuthentication !== 'function') return undefined;
-		if (credentials[expirable.name] !== '' && !credentialsExpired) return undefined;
+		// As n8n's CLI helper: the credential dialog's Test (a NoOp node with a `temp` parameter) always
+		// fetches a token for what is entered.
+		const isTestingCredentials = node?.parameters?.temp === '' && node?.type === 'n8n-nodes-base.noOp';
+		if (credentials[expirable.name] !== '' && !credentialsExpired && !isTestingCredentials) return undefined;
 
 		const output = await type.preAuthentication.call(helpers, credentials);
 		if (output[expirable.name] === undefined) return undefined;

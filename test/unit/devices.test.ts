@@ -21,3 +21,18 @@ describe('devices', () => {
 		expect(filterDevices(devices, { tagKey: 'fleet', tagValue: 'south' }, now).map((d) => d.id)).toEqual(['b']);
 	});
 });
+
+describe('tag filter reads own tags only (issue 13.10)', () => {
+	const devices: Device[] = [
+		{ id: 'a', name: 'A', tags: { fleet: 'north' } },
+		{ id: 'b', name: 'B', tags: { constructor: 'ACME' } },
+		{ id: 'c', name: 'C' },
+	];
+	it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])('Tag Key %s matches only devices that carry that tag', (tagKey) => {
+		const matched = filterDevices(devices, { tagKey }, new Date()).map((device) => device.id);
+		expect(matched).toEqual(tagKey === 'constructor' ? ['b'] : []);
+	});
+	it('Tag Key constructor with a value compares the own tag', () => {
+		expect(filterDevices(devices, { tagKey: 'constructor', tagValue: 'ACME' }, new Date()).map((device) => device.id)).toEqual(['b']);
+	});
+});

@@ -77,6 +77,17 @@ describe('checking a patch written by hand', () => {
 		expect(parseJsonPatch(JSON.stringify(patch))).toEqual({ ok: true, value: patch });
 		expect(parseJsonPatch(patch)).toEqual({ ok: true, value: patch });
 	});
+	it('accepts move, copy and test, which the vendor\'s user PATCH page lists', () => {
+		const patch = [
+			{ op: 'test', path: '/name', value: 'Old' },
+			{ op: 'move', from: '/description', path: '/message' },
+			{ op: 'copy', from: '/tags/site', path: '/tags/home' },
+			{ op: 'test', path: '/disabled', value: null },
+			{ op: 'move', from: '/tags', path: '/tags' },
+		];
+		expect(parseJsonPatch(JSON.stringify(patch))).toEqual({ ok: true, value: patch });
+		expect(parseJsonPatch([{ op: 'copy', from: '/a', path: '/b', value: 1 }])).toEqual({ ok: true, value: [{ op: 'copy', from: '/a', path: '/b' }] });
+	});
 	it('drops members an operation does not use', () => {
 		expect(parseJsonPatch([{ op: 'remove', path: '/a', value: 1, note: 'x' }])).toEqual({ ok: true, value: [{ op: 'remove', path: '/a' }] });
 	});
@@ -85,7 +96,12 @@ describe('checking a patch written by hand', () => {
 		['an object', { op: 'add' }, 'must be an array of operations'],
 		['an empty array', [], 'has no operations'],
 		['an entry that is not an object', [1], 'operation 0 must be an object'],
-		['an op the API refuses', [{ op: 'move', path: '/a', from: '/b' }], 'operation 0: op must be one of add, remove, replace'],
+		['an op RFC 6902 does not have', [{ op: 'merge', path: '/a', value: 1 }], 'operation 0: op must be one of add, remove, replace, move, copy, test'],
+		['move without from', [{ op: 'move', path: '/a' }], 'operation 0: from is required for "move"'],
+		['copy with a from that is not a JSON Pointer', [{ op: 'copy', from: 'name', path: '/a' }], 'operation 0: from must be a JSON Pointer starting with "/"'],
+		['copy with a bad ~ escape in from', [{ op: 'copy', from: '/a~', path: '/b' }], 'operation 0: from has a "~" that is not "~0" or "~1"'],
+		['a move into its own child', [{ op: 'move', from: '/tags', path: '/tags/site' }], 'operation 0: path cannot lie inside from ("/tags")'],
+		['test without a value', [{ op: 'test', path: '/name' }], 'operation 0: value is required for "test"'],
 		['a path that is not a JSON Pointer', [{ op: 'remove', path: 'name' }], 'operation 0: path must be a JSON Pointer starting with "/"'],
 		['a missing path', [{ op: 'remove' }], 'operation 0: path is missing'],
 		['a bad ~ escape', [{ op: 'remove', path: '/a~2' }], 'operation 0: path has a "~" that is not "~0" or "~1"'],

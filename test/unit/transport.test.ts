@@ -7,6 +7,7 @@ import { isRetryable, parseRetryAfter, retryDelayMs } from '../../nodes/shared/t
 import { TokenRequestError } from '../../nodes/shared/transport/token';
 import { fillPath, joinUrl } from '../../nodes/shared/transport/url';
 import { ENDPOINTS } from '../../nodes/shared/wire';
+import { fakeClock } from '../support/clock';
 
 describe('paths', () => {
 	it('percent-encodes ids so they stay in their route', () => {
@@ -69,6 +70,9 @@ describe('retry policy', () => {
 		expect(parseRetryAfter(new Date(10_000).toUTCString(), 4000)).toBe(6000);
 		expect(parseRetryAfter('soon', 0)).toBeUndefined();
 		expect(retryDelayMs(3, 1500, () => 0.5)).toBe(1500);
+		// A per-minute quota spent in a burst asks for most of a minute; an hour is not honoured.
+		expect(retryDelayMs(0, 57_000, () => 0.5)).toBe(57_000);
+		expect(retryDelayMs(0, 3_600_000, () => 0.5)).toBe(60_000);
 	});
 	it('backs off exponentially with jitter inside [ceiling/2, ceiling]', () => {
 		expect(retryDelayMs(0, undefined, () => 0)).toBe(250);
@@ -127,18 +131,6 @@ describe('failure descriptions', () => {
 	});
 });
 
-/** Time that passes only when the pacer sleeps or a test moves it on. */
-function fakeClock() {
-	return {
-		time: 0,
-		now() {
-			return this.time;
-		},
-		async sleep(ms: number) {
-			this.time += ms;
-		},
-	};
-}
 
 /** The most requests the pacer let run at once while `requests` each held a slot for one turn. */
 async function peakConcurrency(pacer: RequestPacer, requests: number): Promise<number> {
@@ -158,12 +150,12 @@ async function peakConcurrency(pacer: RequestPacer, requests: number): Promise<n
 
 describe('RequestPacer', () => {
 	it('never runs more than the allowed requests at once', async () => {
-		const pacer = new RequestPacer({ maxConcurrent: 3 });
+		const pacer = new RequestPacer({ maxConcurrency: 3 });
 		expect(await peakConcurrency(pacer, 20)).toBe(3);
 	});
 
 	it('halves concurrency after a 429 and grows it back with successes', async () => {
-		const pacer = new RequestPacer({ maxConcurrent: 8 });
+		const pacer = new RequestPacer({ maxConcurrency: 8 });
 		pacer.throttled(0, true);
 		expect(await peakConcurrency(pacer, 16)).toBe(4);
 		for (let i = 0; i < 20 * 4; i++) pacer.succeeded();
@@ -173,7 +165,7 @@ describe('RequestPacer', () => {
 
 	it('halves concurrency once per overload: 429s that arrive during its pause answer requests sent before it', async () => {
 		const clock = fakeClock();
-		const pacer = new RequestPacer({ maxConcurrent: 8 }, clock);
+		const pacer = new RequestPacer({ maxConcurrency: 8 }, clock);
 		// Three requests of one burst answered 429: one overload.
 		for (let i = 0; i < 3; i++) pacer.throttled(1000, true);
 		expect(await peakConcurrency(pacer, 16)).toBe(4);
@@ -185,7 +177,7 @@ describe('RequestPacer', () => {
 
 	it('caps requests per 60 s window', async () => {
 		const clock = fakeClock();
-		const pacer = new RequestPacer({ maxConcurrent: 10, requestsPerMinute: 3 }, clock);
+		const pacer = new RequestPacer({ maxConcurrency: 10, requestsPerMinute: 3 }, clock);
 		const sentAt: number[] = [];
 		for (let i = 0; i < 7; i++) {
 			(await pacer.acquire())();
@@ -196,7 +188,7 @@ describe('RequestPacer', () => {
 
 	it('counts a request in the 60 s window until 60 s after its answer, as the service sees it arrive in between', async () => {
 		const clock = fakeClock();
-		const pacer = new RequestPacer({ maxConcurrent: 10, requestsPerMinute: 2 }, clock);
+		const pacer = new RequestPacer({ maxConcurrency: 10, requestsPerMinute: 2 }, clock);
 		const sentAt: number[] = [];
 		for (let i = 0; i < 4; i++) {
 			const release = await pacer.acquire();
@@ -211,7 +203,7 @@ describe('RequestPacer', () => {
 
 	it('under a cap below the concurrency, waits for an answer when every counted request is under way', async () => {
 		const clock = fakeClock();
-		const pacer = new RequestPacer({ maxConcurrent: 5, requestsPerMinute: 1 }, clock);
+		const pacer = new RequestPacer({ maxConcurrency: 5, requestsPerMinute: 1 }, clock);
 		const first = await pacer.acquire();
 		let secondSent = false;
 		const second = pacer.acquire().then((release) => {
@@ -228,7 +220,7 @@ describe('RequestPacer', () => {
 
 	it('pauses every request after a 429 until its Retry-After has passed', async () => {
 		const clock = fakeClock();
-		const pacer = new RequestPacer({ maxConcurrent: 4 }, clock);
+		const pacer = new RequestPacer({ maxConcurrency: 4 }, clock);
 		pacer.throttled(2000, true);
 		(await pacer.acquire())();
 		expect(clock.time).toBe(2000);
@@ -236,7 +228,7 @@ describe('RequestPacer', () => {
 
 	it('after a 429, spaces sends just under the rate the service accepted over the Retry-After span', async () => {
 		const clock = fakeClock();
-		const pacer = new RequestPacer({ maxConcurrent: 8 }, clock);
+		const pacer = new RequestPacer({ maxConcurrency: 8 }, clock);
 		// 190 answers accepted within the last second (one every 5 ms), then a 429 with Retry-After 1 s.
 		for (let i = 0; i < 190; i++) {
 			clock.time += 5;
@@ -255,9 +247,31 @@ describe('RequestPacer', () => {
 		expect(sentAt[3] - sentAt[0]).toBeCloseTo(3 * spacing, 6);
 	});
 
+	it.each([
+		// A per-minute quota spent in 3 s, then 57 s to wait: 600 per 60 s (less Retry-After's rounding), not per 57 s.
+		['a per-minute quota spent in a burst', 600, 5, 57_000, 59_000],
+		// A one-second window spent in 0.3 s says "1" (rounded up from 0.7): the window is that second.
+		['a one-second window spent in a burst', 200, 1.5, 1_000, 1_000],
+	])('after %s, paces over the burst and the wait together', async (_, accepted, everyMs, retryAfterMs, windowMs) => {
+		const clock = fakeClock();
+		const pacer = new RequestPacer({ maxConcurrency: 8 }, clock);
+		for (let i = 0; i < accepted; i++) {
+			clock.time += everyMs;
+			(await pacer.acquire())();
+			pacer.succeeded();
+		}
+		pacer.throttled(retryAfterMs, true);
+		const sentAt: number[] = [];
+		for (let i = 0; i < 3; i++) {
+			(await pacer.acquire())();
+			sentAt.push(clock.time);
+		}
+		expect(sentAt[2] - sentAt[0]).toBeCloseTo((2 * windowMs) / (accepted * 0.95), 0);
+	});
+
 	it('learns no quota from a span it spent held back after an outage: it halves instead of pinning that rate', async () => {
 		const clock = fakeClock();
-		const pacer = new RequestPacer({ maxConcurrent: 8 }, clock);
+		const pacer = new RequestPacer({ maxConcurrency: 8 }, clock);
 		const succeedEvery5ms = async (count: number) => {
 			for (let i = 0; i < count; i++) {
 				clock.time += 5;
@@ -282,7 +296,7 @@ describe('RequestPacer', () => {
 
 	it('treats a 503 as an outage, not a quota: fewer requests at once, no learned rate', async () => {
 		const clock = fakeClock();
-		const pacer = new RequestPacer({ maxConcurrent: 8 }, clock);
+		const pacer = new RequestPacer({ maxConcurrency: 8 }, clock);
 		for (let i = 0; i < 50; i++) pacer.succeeded();
 		pacer.throttled(100, false);
 		const sentAt: number[] = [];

@@ -80,3 +80,41 @@ describe('planning create-or-update by e-mail', () => {
 		expect([...plan.keys()]).toEqual([4]);
 	});
 });
+
+describe('matching and comparing as the vendor writes values (issues 12, 13.7, 13.8)', () => {
+	const COUNTRIES = { US: 'United States', CO: 'Colombia', GB: 'United Kingdom' };
+
+	it('leaves a listed user without an e-mail unmatched, without failing', () => {
+		const listed = [{ ...existing[0], email: null } as unknown as User, existing[1]];
+		const plan = planUpserts(listed, [request(0, write({ email: 'ana@example.com', name: 'Ana Garcia' }))]);
+		expect(plan.get(0)).toMatchObject({ kind: 'create' });
+	});
+
+	it('matches an e-mail whatever its Unicode normalisation, on both sides', () => {
+		const decomposed = 'jose\u0301@example.com';
+		const composed = 'jos\u00e9@example.com';
+		const listed = [{ ...existing[0], email: decomposed }];
+		const plan = planUpserts(listed, [request(0, { ...write({ email: ` ${composed.toUpperCase()} ` }), name: 'Ana Garcia', country: 'ES', timeZone: 'Europe/Madrid', description: 'ops' })]);
+		expect(plan.get(0)).toEqual({ kind: 'unchanged', user: listed[0] });
+		const twoItems = planUpserts([], [request(0, write({ email: decomposed })), request(1, write({ email: composed }))]);
+		expect(twoItems.get(0)).toEqual({ kind: 'superseded', byItemIndex: 1, user: null });
+	});
+
+	it.each([
+		['USA', 'US'],
+		['USA', 'United States'],
+		['United States', 'us'],
+		['Colombia', 'CO'],
+		['COL', 'colombia'],
+	])('treats the listed country %s and the given %s as one', (listedCountry, given) => {
+		const listed = [{ ...existing[1], country: listedCountry }];
+		const plan = planUpserts(listed, [request(0, { name: 'Ben Smith', email: 'ben@example.com', country: given, timeZone: 'Europe/London' })], COUNTRIES);
+		expect(plan.get(0)).toEqual({ kind: 'unchanged', user: listed[0] });
+	});
+
+	it('still patches a country that differs', () => {
+		const listed = [{ ...existing[1], country: 'USA' }];
+		const plan = planUpserts(listed, [request(0, { name: 'Ben Smith', email: 'ben@example.com', country: 'Colombia', timeZone: 'Europe/London' })], COUNTRIES);
+		expect(plan.get(0)).toEqual({ kind: 'update', userId: 'usr-2', patch: [{ op: 'replace', path: '/country', value: 'Colombia' }] });
+	});
+});

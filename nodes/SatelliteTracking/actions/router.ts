@@ -1,4 +1,4 @@
-import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
 import { TrackingApiClient } from '../../shared/transport';
 import { readRequestSettings } from '../../shared/requestSettings';
@@ -8,6 +8,7 @@ import { group } from './group/Group.resource';
 import { location } from './location/Location.resource';
 import type { Resource } from './operation';
 import { runItems } from './runItems';
+import { showUsage } from './usageHint';
 import { user } from './user/User.resource';
 
 export const resources: Record<string, Resource> = { device, location, alert, group, user };
@@ -24,7 +25,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (!operation) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operationName}" is not supported for "${resource}"`);
 	}
-	const settings = readRequestSettings(this);
+	const settings = readRequestSettings(this.getNode(), this.getNodeParameter('requestSettings', 0, {}) as IDataObject);
 	const api = await TrackingApiClient.create(this, settings);
-	return [await runItems(this, api, operation, settings.maxConcurrent)];
+	const items = await runItems(this, api, operation, settings.maxConcurrency);
+	showUsage(this, api.usage, settings);
+	return [items];
 }

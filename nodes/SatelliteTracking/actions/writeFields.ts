@@ -83,25 +83,30 @@ export function updateProperties(fieldOptions: INodeProperties[]): INodeProperti
 			type: 'json',
 			default: '[\n  { "op": "replace", "path": "/name", "value": "New name" }\n]',
 			required: true,
-			description: 'An array of operations: op add, remove or replace; path a JSON Pointer such as /name; value for add and replace',
+			description:
+				'An array of RFC 6902 operations: op add, remove, replace, move, copy or test; path a JSON Pointer such as /name; value for add, replace and test; from for move and copy',
 			displayOptions: { show: { patchMode: ['jsonPatch'] } },
 		},
 	];
 }
 
-/** The PATCH body of an update: built from Update Fields, or an expert's patch checked before sending. */
+/**
+ * The PATCH body of an update: built from Update Fields, or an expert's patch checked before sending.
+ * Fields in `alwaysPresent` (by default the required ones) are replaced, others added: RFC 6902
+ * `replace` fails on an absent member.
+ */
 export function getUpdatePatch<Resource extends object>(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	specs: FieldSpecs<Resource>,
 	required: readonly string[],
+	alwaysPresent: readonly string[] = required,
 ): JsonPatchOperation[] {
 	if (context.getNodeParameter('patchMode', itemIndex, 'fields') === 'jsonPatch') {
 		return checked(context, itemIndex, 'JSON Patch', parseJsonPatch(context.getNodeParameter('jsonPatch', itemIndex)));
 	}
 	const updateFields = context.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
-	// Required fields always exist, so they are replaced; optional ones may be absent, so added.
-	const patch = buildJsonPatch(readFields(context, itemIndex, updateFields, specs, required), required);
+	const patch = buildJsonPatch(readFields(context, itemIndex, updateFields, specs, required), alwaysPresent);
 	if (patch.length === 0) throw invalidInput(context, itemIndex, 'Update Fields', 'is empty: add at least one field to change');
 	return patch;
 }

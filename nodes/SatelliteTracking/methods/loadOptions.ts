@@ -4,7 +4,7 @@ import { TrackingApiClient } from '../../shared/transport';
 import { countryList, timeZoneList } from '../../shared/users';
 
 async function client(context: ILoadOptionsFunctions) {
-	return await TrackingApiClient.create(context, { maxConcurrent: 1 });
+	return await TrackingApiClient.create(context, { maxConcurrency: 1 });
 }
 
 const byName = (a: INodePropertyOptions, b: INodePropertyOptions) => a.name.localeCompare(b.name);

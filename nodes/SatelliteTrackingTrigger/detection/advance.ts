@@ -85,6 +85,7 @@ export function advance(
 /** A listed device's state, without the mark of an absence that is over. */
 function present(state: DeviceState | undefined): DeviceState | undefined {
 	if (state?.absentSince === undefined) return state;
-	const { absentSince: _over, ...kept } = state;
+	const kept = { ...state };
+	delete kept.absentSince;
 	return kept;
 }

@@ -8,17 +8,19 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, ENDPOINTS, type AnswerOf, type Endpoint, type EndpointName, type PathParam } from '../wire';
-import { unwrapEnvelope } from './envelope';
-import { describeFailure, describeHttpFailure, isTokenRefusal, toNodeApiError, type RequestFailure } from './errors';
-import { RequestPacer } from './pacer';
+import { CREDENTIAL_TYPE, ENDPOINTS, TOKEN_PATH, type AnswerOf, type Endpoint, type EndpointName, type PathParam } from '../wire';
+import { unwrapEnvelope, usageCounters, type UsageCounters } from './envelope';
+import { describeFailure, describeHttpFailure, isTokenRefusal, refusedWithFreshToken, toNodeApiError, type RequestFailure } from './errors';
+import { quotaForAccount, RequestPacer } from './pacer';
+import { redact } from './redact';
 import { isRetryable, MAX_RETRIES, retryDelayMs } from './retryPolicy';
+import { DEFAULT_TIMEOUT_SECONDS, TOKEN_TIMEOUT_FIELD, tokenMatchesCredential } from './token';
 import { fillPath, joinUrl } from './url';
 
 export type RequestContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
 export interface ClientOptions {
-	maxConcurrent: number;
+	maxConcurrency: number;
 	requestsPerMinute?: number;
 	timeoutMs?: number;
 	/** Retries of one request after 429/503 (any request) or transient failures (reads). */
@@ -45,15 +47,32 @@ type Exchange = { answer: unknown } | { failure: RequestFailure; tokenUsed: stri
 
 type Outcome = { ok: true; value: unknown } | { ok: false; failure: RequestFailure };
 
-const DEFAULT_TIMEOUT_MS = 30_000;
-const MAX_TOKEN_RENEWALS = 3;
-/** Fetch a new token this long before the service's `expires`, so no request races the expiry. */
-const TOKEN_EXPIRY_MARGIN_MS = 30_000;
+/**
+ * Fresh tokens (fetched by this client) the service may refuse before any call accepted them,
+ * before the client concludes that it refuses the call itself, not the token: the first may meet
+ * a revocation, the second not.
+ */
+const UNPROVEN_TOKEN_REFUSALS_TOLERATED = 1;
+/** Renewals one run may make in all, however the refusals fall: revocations are rare. */
+const MAX_RENEWALS_PER_RUN = 5;
+
+/** The service looked past the token: not a refusal of it, nor an overload or outage before any check. */
+function answeredPastTheToken(status: number): boolean {
+	return status !== 401 && status !== 429 && status < 500;
+}
+
+/** The token exchange failed, so the request it was made for was never sent. */
+class TokenExchangeFailure extends Error {
+	constructor(readonly reason: unknown) {
+		super('The token exchange failed');
+	}
+}
 
 /**
  * The only way node code talks to the tracking API. One client serves one node run: it shares
- * the credential (and so the token) between all its requests, paces them, retries what is safe
- * to retry, and turns every failure into a NodeApiError carrying the service's own message.
+ * the credential (and so the token) between all its requests, paces them with every other run
+ * on the same account in this process, retries what is safe to retry, and turns every failure
+ * into a NodeApiError carrying the service's own message, with the key and tokens taken out.
  *
  * Tokens: n8n runs the credential's preAuthentication whenever the token field is empty and
  * stores the result, so clearing the shared token is how this client asks for a new one — once
@@ -63,7 +82,28 @@ const TOKEN_EXPIRY_MARGIN_MS = 30_000;
 export class TrackingApiClient {
 	private tokenFetch: Promise<void> | undefined;
 
+	/** The service refused the user name or API key: every request fails with this. */
 	private tokenRefusal: unknown;
+
+	/** The token endpoint failed twice, or hung: every request waiting for a token fails with this. */
+	private tokenOutage: unknown;
+
+	private exchangeFailures = 0;
+
+	/** Tokens this client fetched; a 401 to one of them is no stale token. */
+	private readonly fetchedTokens = new Set<string>();
+
+	/** Tokens some call was answered with other than 401: a later 401 to one is a revocation. */
+	private readonly acceptedTokens = new Set<string>();
+
+	private readonly refusedUnprovenTokens = new Set<string>();
+
+	private renewals = 0;
+
+	/** Every token seen, to take out of error texts that quote the request back. */
+	private readonly seenTokens = new Set<string>();
+
+	private newestUsage: UsageCounters | undefined;
 
 	private constructor(
 		private readonly context: RequestContext,
@@ -72,11 +112,18 @@ export class TrackingApiClient {
 		private readonly pacer: RequestPacer,
 		private readonly timeoutMs: number,
 		private readonly maxRetries: number,
-	) {}
+	) {
+		this.noteToken(this.data.token);
+	}
 
 	static async create(context: RequestContext, options: ClientOptions): Promise<TrackingApiClient> {
 		const node = context.getNode();
 		const data = { ...(await context.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE)) };
+		const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_SECONDS * 1000;
+		// A token fetched with another Base URL, user name or key is no token for these (and must
+		// not be sent to another host): with the field empty, n8n fetches one for what is entered.
+		if (!tokenMatchesCredential(data)) data.token = '';
+		data[TOKEN_TIMEOUT_FIELD] = timeoutMs;
 		const stored = node.credentials?.[CREDENTIAL_TYPE];
 		const credentials: ICredentialsDecrypted = {
 			id: stored?.id ?? '',
@@ -84,20 +131,19 @@ export class TrackingApiClient {
 			type: CREDENTIAL_TYPE,
 			data,
 		};
-		const pacer = new RequestPacer(options);
-		return new TrackingApiClient(
-			context,
-			node,
-			credentials,
-			pacer,
-			options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-			options.maxRetries ?? MAX_RETRIES,
-		);
+		const account = `${joinUrl(String(data.baseUrl ?? ''), '')}\n${String(data.userName ?? '').trim().toLowerCase()}`;
+		const pacer = new RequestPacer(options, undefined, quotaForAccount(account));
+		return new TrackingApiClient(context, node, credentials, pacer, timeoutMs, options.maxRetries ?? MAX_RETRIES);
+	}
+
+	/** The account's usage counters from the newest answer that carried them. */
+	get usage(): UsageCounters | undefined {
+		return this.newestUsage;
 	}
 
 	async request<Name extends EndpointName>(name: Name, options: RequestOptions = {}): Promise<AnswerOf<Name>> {
 		const outcome = await this.call(name, options);
-		if (!outcome.ok) throw toNodeApiError(this.node, outcome.failure, options.itemIndex);
+		if (!outcome.ok) throw this.toError(outcome.failure, options.itemIndex);
 		return outcome.value as AnswerOf<Name>;
 	}
 
@@ -106,15 +152,25 @@ export class TrackingApiClient {
 		const outcome = await this.call(name, options);
 		if (outcome.ok) return outcome.value as AnswerOf<Name>;
 		if (outcome.failure.status === 404) return undefined;
-		throw toNodeApiError(this.node, outcome.failure, options.itemIndex);
+		throw this.toError(outcome.failure, options.itemIndex);
+	}
+
+	private toError(failure: RequestFailure, itemIndex?: number) {
+		const secrets = [this.data.apiKey, ...this.seenTokens];
+		return toNodeApiError(
+			this.node,
+			{
+				...failure,
+				message: redact(failure.message, secrets),
+				description: failure.description === undefined ? undefined : redact(failure.description, secrets),
+			},
+			itemIndex,
+		);
 	}
 
 	private async call(name: EndpointName, { params = {}, body }: RequestOptions): Promise<Outcome> {
 		const endpoint: Endpoint = ENDPOINTS[name];
 		const url = joinUrl(String(this.data.baseUrl ?? ''), fillPath(endpoint.path, params));
-		// One renewal per refused token: a request that meets a second revocation later in its retries
-		// renews again, but never loops on fresh tokens the service keeps refusing.
-		const refusedTokens = new Set<string>();
 		for (let attempt = 0; ; attempt++) {
 			const release = await this.pacer.acquire();
 			let exchange: Exchange;
@@ -132,14 +188,14 @@ export class TrackingApiClient {
 				}
 			}
 			const { failure } = exchange;
-			if (
-				failure.status === 401 &&
-				!isTokenRefusal(failure) &&
-				!refusedTokens.has(exchange.tokenUsed) &&
-				refusedTokens.size < MAX_TOKEN_RENEWALS
-			) {
-				refusedTokens.add(exchange.tokenUsed);
-				this.discardToken(exchange.tokenUsed);
+			if (failure.tokenExchangeFailed) {
+				// Nothing was sent, so any request may wait for the one more exchange allowed.
+				if (isTokenRefusal(failure) || this.tokenOutage !== undefined) return { ok: false, failure };
+				attempt--;
+				continue;
+			}
+			if (failure.status === 401 && !isTokenRefusal(failure)) {
+				if (!this.renewAfterRefusal(exchange.tokenUsed)) return { ok: false, failure: refusedWithFreshToken(failure) };
 				attempt--;
 				continue;
 			}
@@ -155,6 +211,23 @@ export class TrackingApiClient {
 		}
 	}
 
+	/**
+	 * A 401 to a token: renew it, unless the service has now refused fresh tokens more often than a
+	 * revocation explains. Then it refuses the call, not the token, and renewing again would only
+	 * spend the quota: the budget is the client's, so a hundred items cost two renewals, not one each.
+	 */
+	private renewAfterRefusal(tokenUsed: string): boolean {
+		if (this.fetchedTokens.has(tokenUsed) && !this.acceptedTokens.has(tokenUsed)) this.refusedUnprovenTokens.add(tokenUsed);
+		if (this.refusedUnprovenTokens.size > UNPROVEN_TOKEN_REFUSALS_TOLERATED) return false;
+		// Only the request that saw the current token rejected clears it; later 401s of it are stale.
+		if (tokenUsed !== '' && this.data.token === tokenUsed) {
+			if (this.renewals >= MAX_RENEWALS_PER_RUN) return false;
+			this.renewals++;
+			this.data.token = '';
+		}
+		return true;
+	}
+
 	private get data(): ICredentialDataDecryptedObject {
 		return this.credentials.data as ICredentialDataDecryptedObject;
 	}
@@ -162,20 +235,28 @@ export class TrackingApiClient {
 	private async exchange(method: string, url: string, body?: object): Promise<Exchange> {
 		try {
 			const { response, tokenUsed } = await this.send(method, url, body);
+			this.noteUsage(response.body);
+			if (answeredPastTheToken(response.statusCode)) this.acceptedTokens.add(tokenUsed);
 			if (response.statusCode >= 200 && response.statusCode < 300) return { answer: response.body };
 			return { failure: describeHttpFailure(response.statusCode, response.body, response.headers), tokenUsed };
 		} catch (error) {
-			return { failure: describeFailure(error), tokenUsed: '' };
+			if (error instanceof TokenExchangeFailure) {
+				const tokenUrl = joinUrl(String(this.data.baseUrl ?? ''), TOKEN_PATH);
+				return { failure: { ...describeFailure(error.reason, tokenUrl), tokenExchangeFailed: true }, tokenUsed: '' };
+			}
+			return { failure: describeFailure(error, url), tokenUsed: '' };
 		}
 	}
 
 	/**
 	 * The first request without a token goes alone; the others wait and reuse what it stored in
-	 * the shared credential data. A refused key fails the rest at once.
+	 * the shared credential data. A refused key, or a token endpoint that failed twice or hung,
+	 * fails the rest at once.
 	 */
 	private async send(method: string, url: string, body?: object) {
 		while (this.needsToken()) {
-			if (this.tokenRefusal) throw this.tokenRefusal;
+			const fatal = this.tokenRefusal ?? this.tokenOutage;
+			if (fatal !== undefined) throw new TokenExchangeFailure(fatal);
 			if (this.tokenFetch === undefined) return await this.sendAlone(method, url, body);
 			await this.tokenFetch;
 		}
@@ -184,30 +265,54 @@ export class TrackingApiClient {
 
 	private async sendAlone(method: string, url: string, body?: object) {
 		this.data.token = '';
-		const solo = this.sendWithCredential(method, url, body);
+		const solo = this.sendAfterBackoff(method, url, body);
 		this.tokenFetch = solo.then(
 			() => undefined,
-			(error) => {
-				if (isTokenRefusal(describeFailure(error))) this.tokenRefusal = error;
-			},
+			(error) => this.noteExchangeFailure(error),
 		);
-		try {
-			return await solo;
-		} finally {
-			this.tokenFetch = undefined;
-		}
+		const outcome = await solo.then(
+			(sent) => ({ sent }),
+			(error: unknown) => ({ error }),
+		);
+		this.tokenFetch = undefined;
+		if ('sent' in outcome) return outcome.sent;
+		// n8n stores the token in the data before it sends the request; none means no exchange.
+		throw this.data.token === '' ? new TokenExchangeFailure(outcome.error) : outcome.error;
 	}
 
-	/** Only the request that saw the current token rejected clears it; later 401s of it are stale. */
-	private discardToken(tokenUsed: string): void {
-		if (tokenUsed !== '' && this.data.token === tokenUsed) this.data.token = '';
+	/** A second exchange, on behalf of every request waiting, comes after a short backoff. */
+	private async sendAfterBackoff(method: string, url: string, body?: object) {
+		if (this.exchangeFailures > 0) await sleep(retryDelayMs(0, undefined, Math.random));
+		return await this.sendWithCredential(method, url, body);
+	}
+
+	private noteExchangeFailure(error: unknown): void {
+		if (this.data.token !== '') return;
+		const failure = describeFailure(error);
+		if (isTokenRefusal(failure)) {
+			this.tokenRefusal = error;
+		} else if (failure.networkCode === 'ETIMEDOUT' || ++this.exchangeFailures > 1) {
+			// A hung endpoint would hang again: waiting a second Timeout would double what users set.
+			this.tokenOutage = error;
+		}
 	}
 
 	private needsToken(): boolean {
 		const { token, tokenExpires } = this.data;
 		if (typeof token !== 'string' || token === '') return true;
 		const expires = typeof tokenExpires === 'string' ? Date.parse(tokenExpires) : NaN;
-		return !Number.isNaN(expires) && expires - TOKEN_EXPIRY_MARGIN_MS <= Date.now();
+		return !Number.isNaN(expires) && expires <= Date.now();
+	}
+
+	private noteToken(token: unknown): void {
+		if (typeof token === 'string' && token !== '') this.seenTokens.add(token);
+	}
+
+	private noteUsage(body: unknown): void {
+		const counters = usageCounters(body);
+		if (counters === undefined) return;
+		// Answers overtake each other; the account's total only grows, so the largest is the newest.
+		if (this.newestUsage === undefined || counters.apiUsage >= this.newestUsage.apiUsage) this.newestUsage = counters;
 	}
 
 	private async sendWithCredential(method: string, url: string, body?: object) {
@@ -228,6 +333,10 @@ export class TrackingApiClient {
 			},
 			{ credentialsDecrypted: this.credentials },
 		)) as FullResponse;
-		return { response, tokenUsed: tokenBefore === '' ? String(this.data.token ?? '') : tokenBefore };
+		if (tokenBefore !== '') return { response, tokenUsed: tokenBefore };
+		const fetched = String(this.data.token ?? '');
+		this.fetchedTokens.add(fetched);
+		this.noteToken(fetched);
+		return { response, tokenUsed: fetched };
 	}
 }

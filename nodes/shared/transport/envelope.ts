@@ -89,10 +89,17 @@ export function unwrapEnvelope(endpoint: Endpoint, body: unknown): unknown {
 	}
 }
 
-/** The usage counters beside the payload, offered to users as an opt-in field. */
-export function usageCounters(body: unknown): { apiUsage?: number; apiDailyUsage?: number } {
-	if (!isObject(body)) return {};
+export interface UsageCounters {
+	/** Calls the account made, all time. */
+	apiUsage: number;
+	/** Calls the account made today (the service's day). */
+	apiDailyUsage: number;
+}
+
+/** The account's usage counters that every answer carries beside the payload; undefined without them. */
+export function usageCounters(body: unknown): UsageCounters | undefined {
+	if (!isObject(body)) return undefined;
 	const { apiUsage, apiDailyUsage } = body as Partial<Envelope>;
-	const pick = (value: unknown) => (typeof value === 'number' ? value : undefined);
-	return { apiUsage: pick(apiUsage), apiDailyUsage: pick(apiDailyUsage) };
+	if (typeof apiUsage !== 'number' || typeof apiDailyUsage !== 'number') return undefined;
+	return { apiUsage, apiDailyUsage };
 }

@@ -1,6 +1,7 @@
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
 import { EnvelopeError, vendorMessage } from './envelope';
+import { describeNetworkFailure, errorTexts } from './network';
 import { parseRetryAfter, type FailureFacts } from './retryPolicy';
 import { TOKEN_REFUSED, TokenRequestError } from './token';
 
@@ -11,6 +12,10 @@ export interface RequestFailure extends FailureFacts {
 	tokenRefused?: boolean;
 	description?: string;
 	retryAfterMs?: number;
+	/** The token exchange failed, so the request was never sent. */
+	tokenExchangeFailed?: boolean;
+	/** The service's own `error` text, when the answer had one. */
+	vendorText?: string;
 }
 
 const STATUS_HINTS: Record<number, string> = {
@@ -29,17 +34,6 @@ const STATUS_HINTS: Record<number, string> = {
 	502: 'A gateway in front of the service got no valid answer from it: try again later.',
 	503: 'The service is unavailable: try again later.',
 	504: 'A gateway in front of the service gave up waiting for it: try again later.',
-};
-
-const NETWORK_MESSAGES: Record<string, string> = {
-	ECONNRESET: 'the connection was reset',
-	ECONNREFUSED: 'the connection was refused',
-	ECONNABORTED: 'no answer came within the timeout',
-	ETIMEDOUT: 'no answer came within the timeout',
-	ENOTFOUND: 'the host name was not found',
-	EAI_AGAIN: 'the host name could not be resolved',
-	EPIPE: 'the connection was closed while sending',
-	ERR_SOCKET_CONNECTION_TIMEOUT: 'the connection timed out',
 };
 
 interface HttpErrorShape {
@@ -86,32 +80,17 @@ export function describeHttpFailure(
 			: ' without saying why';
 	return {
 		status,
+		vendorText: text,
 		retryAfterMs: parseRetryAfter(headers['retry-after'], now),
 		message: `The tracking API answered ${status}${what}`,
 		description: STATUS_HINTS[status],
 	};
 }
 
-// n8n's NodeApiError keeps only the wrapped error's messages, not its code, so the code is
-// recognised in the text (e.g. "read ECONNRESET", "timeout of 30000ms exceeded").
-const NETWORK_PATTERNS: Array<[RegExp, string]> = [
-	[/ECONNRESET|socket hang up/i, 'ECONNRESET'],
-	[/ECONNREFUSED/i, 'ECONNREFUSED'],
-	[/ETIMEDOUT|ECONNABORTED|timeout of \d+ms exceeded|timed? ?out/i, 'ETIMEDOUT'],
-	[/ENOTFOUND/i, 'ENOTFOUND'],
-	[/EAI_AGAIN/i, 'EAI_AGAIN'],
-	[/EPIPE/i, 'EPIPE'],
-];
-
 const CERTIFICATE_TEXT = /certificate|CERT_|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/i;
 
-function textsOf(error: HttpErrorShape & { messages?: unknown }): string {
-	const messages = Array.isArray(error.messages) ? error.messages : [];
-	return [error.code ?? '', error.message ?? '', ...messages].join(' | ');
-}
-
-/** A request that threw: no answer came (network, TLS, timeout) or the token exchange failed. */
-export function describeFailure(error: unknown): RequestFailure {
+/** A request to `url` that threw: no answer came (network, TLS, timeout) or the token exchange failed. */
+export function describeFailure(error: unknown, url?: string): RequestFailure {
 	if (error instanceof EnvelopeError) {
 		return { message: error.message };
 	}
@@ -128,20 +107,26 @@ export function describeFailure(error: unknown): RequestFailure {
 	if (inner.response?.status !== undefined) {
 		return describeHttpFailure(inner.response.status, inner.response.data, inner.response.headers ?? {});
 	}
-	const texts = `${textsOf(inner)} | ${textsOf(error as HttpErrorShape)}`;
-	if (CERTIFICATE_TEXT.test(texts)) {
+	if (CERTIFICATE_TEXT.test(errorTexts(error))) {
 		return {
 			message: "The server's TLS certificate could not be verified",
 			description:
 				'If this is a test server with a self-signed certificate, turn on "Allow Unauthorized Certificates" in the credential.',
 		};
 	}
-	const network = NETWORK_PATTERNS.find(([pattern]) => pattern.test(texts));
-	if (network) {
-		const [, code] = network;
-		return { networkCode: code, message: `Could not get an answer from the tracking API: ${NETWORK_MESSAGES[code]}` };
-	}
+	const network = describeNetworkFailure(error, url);
+	if (network) return network;
 	return { message: `The request to the tracking API failed: ${inner.message ?? 'unknown error'}` };
+}
+
+/** A 401 that a freshly fetched token did not cure: the service refuses the call, not the token. */
+export function refusedWithFreshToken(failure: RequestFailure): RequestFailure {
+	return {
+		status: 401,
+		message: `The tracking API refuses this call with a fresh token${failure.vendorText ? `: ${failure.vendorText}` : ''}`,
+		description:
+			'The user name and API key were accepted and a new token was fetched, but the service refused it again for this call: the account may not be allowed it (check its API access in the web app), or the service is failing.',
+	};
 }
 
 /** A NodeApiError built only from the sanitized failure, so no header or token rides along. */

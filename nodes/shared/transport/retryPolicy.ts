@@ -3,6 +3,11 @@
 export const MAX_RETRIES = 5;
 const BASE_DELAY_MS = 500;
 const MAX_DELAY_MS = 30_000;
+/**
+ * A per-minute quota spent in a burst asks for up to a minute; coming back earlier only meets the
+ * same full window again (one 429 per request under way each time). Longer asks are not honoured.
+ */
+const MAX_RETRY_AFTER_MS = 60_000;
 
 /** Statuses that say "not processed, come back later": safe to resend whatever the method. */
 const COME_BACK_LATER = new Set([429, 503]);
@@ -27,7 +32,7 @@ export function isRetryable(failure: FailureFacts, isRead: boolean): boolean {
  * otherwise exponential backoff with full jitter so parallel requests do not return in step.
  */
 export function retryDelayMs(attempt: number, retryAfterMs: number | undefined, random: () => number): number {
-	if (retryAfterMs !== undefined) return Math.min(retryAfterMs, MAX_DELAY_MS);
+	if (retryAfterMs !== undefined) return Math.min(retryAfterMs, MAX_RETRY_AFTER_MS);
 	const ceiling = Math.min(BASE_DELAY_MS * 2 ** attempt, MAX_DELAY_MS);
 	return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }

@@ -1,14 +1,30 @@
+import { createHash } from 'node:crypto';
+
 import type { ICredentialDataDecryptedObject, IHttpRequestHelper } from 'n8n-workflow';
 
 import { TOKEN_PATH, type TokenAnswer, type TokenRequest } from '../wire';
+import { describeNetworkFailure } from './network';
+import { redact } from './redact';
 import { joinUrl } from './url';
 
 export interface IssuedToken {
 	token: string;
+	/**
+	 * When the token expires on this host's clock (ISO), or '' when the answer does not say
+	 * how long it lives: then the token is trusted until the service refuses it.
+	 */
 	expires: string;
+	/** Which Base URL, user name and API key the token was obtained with (a hash: never the key). */
+	fingerprint: string;
 }
 
-const TOKEN_TIMEOUT_MS = 30_000;
+/**
+ * How long the token exchange may take. The client that asks for a token sets it on the
+ * credential data it hands n8n, so the exchange honours the node's Timeout; n8n's HTTP Request
+ * node, which knows no such setting, gets the default.
+ */
+export const TOKEN_TIMEOUT_FIELD = 'tokenRequestTimeoutMs';
+export const DEFAULT_TIMEOUT_SECONDS = 30;
 
 // n8n rewraps whatever preAuthentication throws in a NodeApiError that keeps the message, the
 // `description` and `httpCode` but drops the error's class; those fields carry what the transport
@@ -35,9 +51,58 @@ export class TokenUnavailableError extends Error {
 	}
 }
 
+/** No answer to the token request (refused connection, unknown host, timeout): says where it went. */
+export class TokenUnreachableError extends Error {
+	constructor(
+		message: string,
+		readonly description: string,
+	) {
+		super(message);
+	}
+}
+
+/**
+ * The values a token is obtained with, hashed. The credential's `authenticate` header repeats
+ * this computation as an n8n expression (`.hash('sha256')`), so keep the two in step.
+ */
+export function credentialFingerprint(credentials: ICredentialDataDecryptedObject): string {
+	const { baseUrl, userName, apiKey } = credentials;
+	return createHash('sha256')
+		.update([baseUrl, userName, apiKey].map((value) => String(value ?? '')).join('\n'))
+		.digest('hex');
+}
+
+/** A stored token may be used only with the values it was obtained with. */
+export function tokenMatchesCredential(credentials: ICredentialDataDecryptedObject): boolean {
+	const { token, tokenFingerprint } = credentials;
+	return typeof token === 'string' && token !== '' && tokenFingerprint === credentialFingerprint(credentials);
+}
+
+/** A `Date` header has whole seconds: the service's now may be up to a second past what it says. */
+const DATE_HEADER_RESOLUTION_MS = 1000;
+/** Renew this much before the end of the lifetime, so no request races the expiry (a tenth of short lifetimes). */
+const RENEWAL_MARGIN_MS = 30_000;
+const RENEWAL_MARGIN_SHARE = 0.1;
+
+/**
+ * When to fetch a new token, on this host's clock. The service's `expires` and its `Date` header
+ * are both on the service's clock, so their difference is the token's lifetime whatever either
+ * clock says; a missing or unreadable one, or an `expires` not after `Date` (the vendor's own
+ * example carries a date long past), says nothing, and the token is then trusted until refused.
+ */
+export function localExpiry(expires: unknown, dateHeader: unknown, receivedAt: number): string {
+	const serverExpires = typeof expires === 'string' ? Date.parse(expires) : NaN;
+	const serverNow = typeof dateHeader === 'string' ? Date.parse(dateHeader) : NaN;
+	const lifetimeMs = serverExpires - serverNow - DATE_HEADER_RESOLUTION_MS;
+	if (!Number.isFinite(lifetimeMs) || lifetimeMs <= 0) return '';
+	const margin = Math.min(RENEWAL_MARGIN_MS, lifetimeMs * RENEWAL_MARGIN_SHARE);
+	return new Date(receivedAt + lifetimeMs - margin).toISOString();
+}
+
 /**
  * Exchanges the user name and API key for a bearer token. The service may refuse with any HTTP
- * status (200 included), so the body's `success` decides, and its `error` text is what users see.
+ * status (200 included), so the body's `success` decides, and its `error` text is what users see,
+ * with the key (which the service may quote back) taken out.
  */
 export async function requestToken(
 	helpers: IHttpRequestHelper['helpers'],
@@ -47,16 +112,28 @@ export async function requestToken(
 		userName: String(credentials.userName ?? '').trim(),
 		apiKey: String(credentials.apiKey ?? '').trim(),
 	};
-	const response = (await helpers.httpRequest({
-		method: 'POST',
-		url: joinUrl(String(credentials.baseUrl ?? ''), TOKEN_PATH),
-		body,
-		json: true,
-		ignoreHttpStatusErrors: true,
-		returnFullResponse: true,
-		skipSslCertificateValidation: credentials.allowUnauthorizedCerts === true,
-		timeout: TOKEN_TIMEOUT_MS,
-	})) as { statusCode: number; body: unknown };
+	const url = joinUrl(String(credentials.baseUrl ?? ''), TOKEN_PATH);
+	const timeoutMs = Number(credentials[TOKEN_TIMEOUT_FIELD]);
+	let failure: unknown;
+	const response = (await helpers
+		.httpRequest({
+			method: 'POST',
+			url,
+			body,
+			json: true,
+			ignoreHttpStatusErrors: true,
+			returnFullResponse: true,
+			skipSslCertificateValidation: credentials.allowUnauthorizedCerts === true,
+			timeout: timeoutMs > 0 ? timeoutMs : DEFAULT_TIMEOUT_SECONDS * 1000,
+		})
+		.catch((error: unknown) => {
+			failure = error;
+		})) as { statusCode: number; body: unknown; headers?: Record<string, unknown> } | undefined;
+	if (response === undefined) {
+		const network = describeNetworkFailure(failure, url);
+		throw network ? new TokenUnreachableError(network.message, network.description) : failure;
+	}
+	const receivedAt = Date.now();
 
 	const { statusCode } = response;
 	if (statusCode === 429 || statusCode >= 500) {
@@ -64,16 +141,16 @@ export async function requestToken(
 	}
 	const answer = response.body as Partial<TokenAnswer> | null;
 	if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) {
-		throw new TokenRequestError(
-			`The token endpoint answered ${statusCode} without JSON: check the Base URL`,
-		);
+		throw new TokenRequestError(`The token endpoint answered ${statusCode} without JSON: check the Base URL`);
 	}
 	if (answer.success !== true || typeof answer.token !== 'string' || answer.token === '') {
-		throw new TokenRequestError(
-			typeof answer.error === 'string' && answer.error !== ''
-				? answer.error
-				: 'The token request was refused without a reason',
-		);
+		const reason =
+			typeof answer.error === 'string' && answer.error !== '' ? answer.error : 'The token request was refused without a reason';
+		throw new TokenRequestError(redact(reason, [body.apiKey, answer.token]));
 	}
-	return { token: answer.token, expires: typeof answer.expires === 'string' ? answer.expires : '' };
+	return {
+		token: answer.token,
+		expires: localExpiry(answer.expires, response.headers?.date, receivedAt),
+		fingerprint: credentialFingerprint(credentials),
+	};
 }

@@ -2,8 +2,8 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { checked, getDateRange, getResourceId } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
-import { toOptionalText } from '../../../shared/validation';
-import type { AlertsRequest } from '../../../shared/wire';
+import { preview, type Check } from '../../../shared/validation';
+import { ALERT_NAMES, type AlertsRequest } from '../../../shared/wire';
 import { deviceLocator } from '../../../shared/descriptions';
 import { applyLimit, dateRange, readLimit, returnAllAndLimitOfRange } from '../common.descriptions';
 import type { OperationOption } from '../operation';
@@ -22,9 +22,14 @@ export const properties: INodeProperties[] = [
 	{
 		displayName: 'Alert Name',
 		name: 'alertName',
-		type: 'string',
+		type: 'options',
 		default: '',
-		description: 'Only alerts with this name; leave empty for all',
+		options: [
+			{ name: 'All Alerts', value: '', description: 'No filter: every alert in the range' },
+			...Object.entries(ALERT_NAMES).map(([name, meaning]) => ({ name, value: name, description: meaning })),
+		].sort((a, b) => a.name.localeCompare(b.name)),
+		description:
+			'Only alerts with this name, one of those the service documents (an expression may give any other name the service knows). The service matches it exactly.',
 	},
 	...returnAllAndLimitOfRange,
 	simplify,
@@ -32,10 +37,16 @@ export const properties: INodeProperties[] = [
 
 export const prepareBatch = prepareNaming;
 
+/** The name exactly as chosen or given: the service matches names exactly, case included. */
+function toAlertName(value: unknown): Check<string> {
+	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return { ok: true, value: '' };
+	return typeof value === 'string' ? { ok: true, value } : { ok: false, problem: `must be text (got ${preview(value)})` };
+}
+
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient, naming: Naming) {
 	const deviceId = getResourceId(this, itemIndex, 'deviceId', 'Device');
 	const body: AlertsRequest = getDateRange(this, itemIndex);
-	const alertName = checked(this, itemIndex, 'Alert Name', toOptionalText(this.getNodeParameter('alertName', itemIndex, '')));
+	const alertName = checked(this, itemIndex, 'Alert Name', toAlertName(this.getNodeParameter('alertName', itemIndex, '')));
 	if (alertName !== '') body.alertName = alertName;
 	const limit = readLimit(this, itemIndex);
 	const alerts = await api.request('getAlerts', { params: { deviceId }, body, itemIndex });

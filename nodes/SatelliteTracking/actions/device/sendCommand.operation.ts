@@ -2,7 +2,7 @@ import { type IDataObject, type IExecuteFunctions, type INodeProperties } from '
 
 import { checked, getResourceId, invalidInput } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
-import { toBoolean, toNonEmptyText, type Check } from '../../../shared/validation';
+import { toBoolean, toVerbatimText, type Check } from '../../../shared/validation';
 import { COMMAND_FORMATS, type CommandFormat, type SendCommandRequest } from '../../../shared/wire';
 import { collection, deviceLocator } from '../../../shared/descriptions';
 import type { OperationOption } from '../operation';
@@ -42,21 +42,26 @@ export const properties: INodeProperties[] = [
 	]),
 ];
 
+// Byte pairs as the sendCommand page writes them ("0A 1B 2C"), hyphen-separated ("0A-1B-2C") or joined.
+const HEX_BYTES = /^[0-9a-fA-F]{2}([ -]?[0-9a-fA-F]{2})*$/;
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/** Checked without the surrounding white space, which is still sent: the device may expect it. */
 const FORMAT_CHECKS: Record<CommandFormat, (command: string) => Check<string>> = {
 	Text: (command) => ({ ok: true, value: command }),
 	Hex: (command) =>
-		/^([0-9a-fA-F]{2})+$/.test(command.replace(/\s+/g, ''))
+		HEX_BYTES.test(command.trim())
 			? { ok: true, value: command }
 			: { ok: false, problem: 'is not hexadecimal (pairs of 0-9, a-f)' },
 	Base64: (command) =>
-		/^[A-Za-z0-9+/]+={0,2}$/.test(command) && command.length % 4 === 0
+		BASE64.test(command.trim()) && command.trim().length % 4 === 0
 			? { ok: true, value: command }
 			: { ok: false, problem: 'is not Base64' },
 };
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
 	const deviceId = getResourceId(this, itemIndex, 'deviceId', 'Device');
-	const text = checked(this, itemIndex, 'Command', toNonEmptyText(this.getNodeParameter('command', itemIndex)));
+	const text = checked(this, itemIndex, 'Command', toVerbatimText(this.getNodeParameter('command', itemIndex)));
 	const { format, sms } = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const body: SendCommandRequest = { command: text };
 	if (format !== undefined) {

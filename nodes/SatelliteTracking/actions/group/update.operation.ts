@@ -21,6 +21,8 @@ export const properties: INodeProperties[] = [
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
 	const groupId = getResourceId(this, itemIndex, 'groupId', 'Group');
-	const patch = getUpdatePatch(this, itemIndex, GROUP_FIELDS, GROUP_REQUIRED_FIELDS);
+	// Every group the vendor shows carries name, description and devices (null or [] when unset),
+	// and its own PATCH example replaces the description.
+	const patch = getUpdatePatch(this, itemIndex, GROUP_FIELDS, GROUP_REQUIRED_FIELDS, Object.keys(GROUP_FIELDS));
 	return await api.request('updateGroup', { params: { groupId }, body: patch, itemIndex });
 }

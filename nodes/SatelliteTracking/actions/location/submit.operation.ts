@@ -1,11 +1,22 @@
 import { type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { checked, getResourceId } from '../../../shared/parameters';
+import { checked, getResourceId, invalidInput } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
-import { toBoolean, toIsoDateTime, toLatitude, toLongitude, toNumberInRange, toTextList } from '../../../shared/validation';
 import {
+	toBoolean,
+	toBooleanList,
+	toIsoDateTime,
+	toLatitude,
+	toLongitude,
+	toNumberInRange,
+	toObjectList,
+	toTextList,
+} from '../../../shared/validation';
+import {
+	LOCATION_BOOLEAN_LIST_FIELDS,
 	LOCATION_NUMBER_FIELDS,
 	LOCATION_TEXT_LIST_FIELDS,
+	type DateRange,
 	type Location,
 	type LocationsRequest,
 } from '../../../shared/wire';
@@ -31,6 +42,33 @@ const textListFields: INodeProperties[] = LOCATION_TEXT_LIST_FIELDS.map((name) =
 	description: 'Comma-separated texts',
 }));
 
+const booleanListFields: INodeProperties[] = LOCATION_BOOLEAN_LIST_FIELDS.map((name) => ({
+	displayName: label(name),
+	name,
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. true, false, true',
+	description: `The states of the device's digital ${name} in order, comma-separated`,
+}));
+
+/** Where the answer's range starts and ends; the stored fix's own time when left out. */
+const rangeFields: INodeProperties[] = [
+	{
+		displayName: 'Answer From',
+		name: 'from',
+		type: 'dateTime',
+		default: '',
+		description: "Start of the range of the device's fixes the answer lists (the endpoint answers a range). Default: the fix's Date Time.",
+	},
+	{
+		displayName: 'Answer To',
+		name: 'to',
+		type: 'dateTime',
+		default: '',
+		description: "End of the range of the device's fixes the answer lists. Default: the fix's Date Time.",
+	},
+];
+
 export const option: OperationOption = {
 	name: 'Submit',
 	description: 'Store a fix for a device',
@@ -49,8 +87,17 @@ export const properties: INodeProperties[] = [
 		[
 			...numberFields,
 			...textListFields,
+			...booleanListFields,
+			...rangeFields,
 			{ displayName: 'Has Critical Alert', name: 'hasCriticalAlert', type: 'boolean', default: false } as INodeProperties,
 			keyValueCollection('attributes', 'Attributes', 'Free-form attributes of the fix'),
+			{
+				displayName: 'Accessories Attributes',
+				name: 'accessoriesAttributes',
+				type: 'json',
+				default: '[]',
+				description: 'The attributes of each accessory, as a JSON array of objects, e.g. [{"accessoryType": "sensor", "accessoryStatus": "active"}]',
+			} as INodeProperties,
 		].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 	),
 ];
@@ -74,15 +121,36 @@ function buildLocation(context: IExecuteFunctions, itemIndex: number): Location 
 	if (additional.hasCriticalAlert !== undefined) {
 		location.hasCriticalAlert = checked(context, itemIndex, 'Has Critical Alert', toBoolean(additional.hasCriticalAlert));
 	}
+	for (const name of LOCATION_BOOLEAN_LIST_FIELDS) {
+		if (additional[name] === undefined) continue;
+		location[name] = checked(context, itemIndex, label(name), toBooleanList(additional[name]));
+	}
 	if (additional.attributes !== undefined) location.attributes = keyValueMap(additional.attributes);
+	if (additional.accessoriesAttributes !== undefined) {
+		location.accessoriesAttributes = checked(context, itemIndex, 'Accessories Attributes', toObjectList(additional.accessoriesAttributes));
+	}
 	return location;
+}
+
+/** The range the answer lists: the documented `from`/`to`, around the fix unless the user sets them. */
+function answerRange(context: IExecuteFunctions, itemIndex: number, location: Location): DateRange {
+	const additional = context.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const end = (name: 'from' | 'to', fieldLabel: string) =>
+		additional[name] === undefined || additional[name] === ''
+			? location.dateTime
+			: checked(context, itemIndex, fieldLabel, toIsoDateTime(additional[name]));
+	const range = { from: end('from', 'Answer From'), to: end('to', 'Answer To') };
+	if (Date.parse(range.from) > Date.parse(range.to)) {
+		throw invalidInput(context, itemIndex, 'Answer From', `must not be after Answer To (${range.from} > ${range.to})`);
+	}
+	return range;
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
 	const deviceId = getResourceId(this, itemIndex, 'deviceId', 'Device');
 	const location = buildLocation(this, itemIndex);
-	// The endpoint stores the fix and answers the range around it, which confirms what was kept.
-	const body: LocationsRequest = { from: location.dateTime, to: location.dateTime, location };
+	// The endpoint stores the fix and answers a range (around the fix by default), which confirms what was kept.
+	const body: LocationsRequest = { ...answerRange(this, itemIndex, location), location };
 	const stored = await api.request('submitLocation', { params: { deviceId }, body, itemIndex });
 	return stored.map((fix) => ({ deviceId, ...fix }));
 }

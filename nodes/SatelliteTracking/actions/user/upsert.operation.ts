@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { TrackingApiClient } from '../../../shared/transport';
-import { planUpserts, type UpsertRequest, type UpsertStep } from '../../../shared/upsertPlan';
+import { changesCountry, planUpserts, type UpsertRequest, type UpsertStep } from '../../../shared/upsertPlan';
 import { withoutWriteOnlyFields } from '../../../shared/users';
 import type { UserWrite } from '../../../shared/wire';
 import { readUser, requiredUserProperties, userAdditionalFields } from './userFields';
@@ -16,7 +16,7 @@ export const option: OperationOption = {
 export const properties: INodeProperties[] = [
 	{
 		displayName:
-			'Matches users by e-mail (case-insensitive). Creates the missing ones and changes only the fields that differ. A password is set only when a user is created.',
+			'Matches users by e-mail (any case). A country given as a code, a name or a three-letter code is the same country. Creates the missing ones and changes only the fields that differ. A password is set only when a user is created.',
 		name: 'upsertNotice',
 		type: 'notice',
 		default: '',
@@ -46,7 +46,10 @@ export async function prepareBatch(this: IExecuteFunctions, api: TrackingApiClie
 		}
 	}
 	const users = requests.length === 0 ? [] : await api.request('listUsers');
-	return { plan: planUpserts(users, requests), invalid };
+	const plan = planUpserts(users, requests);
+	// "US", "United States" and "USA" are one country: ask the service's list only when it matters.
+	if (!changesCountry(plan)) return { plan, invalid };
+	return { plan: planUpserts(users, requests, await api.request('listCountries')), invalid };
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient, batch: UpsertBatch) {

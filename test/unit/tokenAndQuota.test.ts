@@ -1,0 +1,184 @@
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { INode } from 'n8n-workflow';
+
+import { usageHints } from '../../nodes/SatelliteTracking/actions/usageHint';
+import { readRequestSettings } from '../../nodes/shared/requestSettings';
+import { describeNetworkFailure, displayUrl } from '../../nodes/shared/transport/network';
+import { AccountQuota, quotaForAccount, RequestPacer, trackedAccounts } from '../../nodes/shared/transport/pacer';
+import { redact } from '../../nodes/shared/transport/redact';
+import { credentialFingerprint, localExpiry } from '../../nodes/shared/transport/token';
+import { fakeClock } from '../support/clock';
+
+const VENDOR_TOKEN = join(__dirname, '..', '..', '..', 'shared', 'vendor-examples', 'authentication.successful-response-example.json');
+
+describe('token lifetime from the answer', () => {
+	const received = Date.parse('2026-01-01T12:00:00Z');
+
+	it('measures expires against the Date header, so a server clock an hour behind changes nothing', () => {
+		const expiry = localExpiry('2026-01-01T11:01:00Z', 'Thu, 01 Jan 2026 11:00:00 GMT', received);
+		// 60 s lifetime, less the Date header's second, less a tenth of it as margin.
+		expect(Date.parse(expiry) - received).toBe(59_000 - 5_900);
+	});
+
+	it('renews at most 30 s early for long lifetimes', () => {
+		const expiry = localExpiry('2026-01-01T13:00:01Z', 'Thu, 01 Jan 2026 12:00:00 GMT', received);
+		expect(Date.parse(expiry) - received).toBe(3_600_000 - 30_000);
+	});
+
+	it.each([
+		['no Date header', '2026-01-01T13:00:00Z', undefined],
+		['no expires', undefined, 'Thu, 01 Jan 2026 12:00:00 GMT'],
+		['an unreadable expires', 'soon', 'Thu, 01 Jan 2026 12:00:00 GMT'],
+		['an expires before Date', '2025-12-31T23:59:59Z', 'Thu, 01 Jan 2026 12:00:00 GMT'],
+	])('trusts the token until refused with %s', (_, expires, date) => {
+		expect(localExpiry(expires, date, received)).toBe('');
+	});
+
+	(existsSync(VENDOR_TOKEN) ? it : it.skip)("trusts the vendor's own example token (its expires is long past) until refused", () => {
+		const answer = JSON.parse(readFileSync(VENDOR_TOKEN, 'utf8')) as { expires: string };
+		expect(localExpiry(answer.expires, new Date().toUTCString(), Date.now())).toBe('');
+	});
+
+	it('fingerprints the values a token was fetched with, never holding the key', () => {
+		const values = { baseUrl: 'https://api.plaspy.com', userName: 'a@b.c', apiKey: 'secret-key-1' };
+		const fingerprint = credentialFingerprint(values);
+		expect(fingerprint).toMatch(/^[0-9a-f]{64}$/);
+		expect(fingerprint).not.toContain('secret');
+		expect(credentialFingerprint({ ...values, apiKey: 'secret-key-2' })).not.toBe(fingerprint);
+		expect(credentialFingerprint({ ...values, baseUrl: 'https://other.example' })).not.toBe(fingerprint);
+		expect(credentialFingerprint({ ...values, token: 'ignored' })).toBe(fingerprint);
+	});
+});
+
+describe('redaction', () => {
+	it('replaces known secrets and any quoted bearer token', () => {
+		const text = 'Bad request. Authorization: Bearer eyJ.abc.def; body: {"apiKey":"sandbox-demo-key"}';
+		expect(redact(text, ['sandbox-demo-key'])).toBe('Bad request. Authorization: Bearer [redacted]; body: {"apiKey":"[redacted]"}');
+	});
+
+	it('leaves short values alone rather than blank out ordinary words', () => {
+		expect(redact('not found', ['not'])).toBe('not found');
+	});
+});
+
+describe('network failures', () => {
+	it('say where the request went, without user info or query', () => {
+		expect(displayUrl('https://user:pw@host.example:8443/base/api/x?apiKey=1#f')).toBe('https://host.example:8443/base/api/x');
+		const failure = describeNetworkFailure(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' }), 'http://127.0.0.1:9/api/Auth/Token');
+		expect(failure).toEqual({
+			networkCode: 'ECONNREFUSED',
+			message: 'Could not get an answer from the tracking API at http://127.0.0.1:9/api/Auth/Token: the connection was refused',
+			description: expect.stringContaining('Check the Base URL'),
+		});
+	});
+
+	it('keep the address first said when n8n rewraps the error', () => {
+		const first = describeNetworkFailure(new Error('connect ECONNREFUSED'), 'http://a.example/api/Auth/Token')!;
+		const rewrapped = { message: 'wrapper', cause: new Error(first.message) };
+		expect(describeNetworkFailure(rewrapped, 'http://a.example/api/devices')?.message).toBe(first.message);
+	});
+});
+
+describe('readRequestSettings', () => {
+	const node = { name: 'Node' } as INode;
+
+	it('fills defaults and reads numbers given as text', () => {
+		expect(readRequestSettings(node, {})).toEqual({
+			maxConcurrency: 8,
+			requestsPerMinute: 0,
+			maxRetries: 5,
+			timeoutMs: 30_000,
+			dailyRequestLimit: undefined,
+			dailyLimitWarnShare: 0.8,
+		});
+		expect(readRequestSettings(node, { maxConcurrency: '3', timeoutSeconds: '2.5', dailyRequestLimit: 1000 })).toMatchObject({
+			maxConcurrency: 3,
+			timeoutMs: 2_500,
+			dailyRequestLimit: 1000,
+		});
+	});
+
+	it.each([
+		[{ maxConcurrency: 0 }, 'Invalid "Max Concurrent Requests": Max Concurrent Requests must be between 1 and 50 (got 0)'],
+		[{ maxConcurrency: 2.5 }, 'Invalid "Max Concurrent Requests": Max Concurrent Requests must be a whole number (got 2.5)'],
+		[{ requestsPerMinute: -1 }, 'Invalid "Max Requests per Minute": Max Requests per Minute must be between 0 and Infinity (got -1)'],
+		[{ timeoutSeconds: 0 }, 'Invalid "Timeout (Seconds)": Timeout (Seconds) must be above 0 (got 0)'],
+		[{ dailyLimitWarnShare: 2 }, 'Invalid "Warn at Share of Daily Limit": Warn at Share of Daily Limit must be above 0 and at most 1 (got 2)'],
+	])('refuses %p', (settings, message) => {
+		expect(() => readRequestSettings(node, settings)).toThrow(message);
+	});
+});
+
+describe('usage hints', () => {
+	const usage = { apiUsage: 12_345, apiDailyUsage: 850 };
+
+	it('say nothing without counters', () => {
+		expect(usageHints(undefined, { dailyLimitWarnShare: 0.8 })).toEqual([]);
+	});
+
+	it('report the counters, and the share of a limit when one is entered', () => {
+		expect(usageHints(usage, { dailyLimitWarnShare: 0.8 })).toEqual([
+			{ message: 'Satellite Tracking account: 850 API calls today, 12,345 in all (as the service counts them).', location: 'outputPane' },
+		]);
+		expect(usageHints(usage, { dailyRequestLimit: 2000, dailyLimitWarnShare: 0.8 })[0]).toEqual({
+			message: expect.stringContaining('43% of the Daily Request Limit of 2,000'),
+			location: 'outputPane',
+		});
+	});
+
+	it('warn from the share on', () => {
+		expect(usageHints(usage, { dailyRequestLimit: 1000, dailyLimitWarnShare: 0.85 })[0]).toMatchObject({ type: 'warning' });
+		expect(usageHints(usage, { dailyRequestLimit: 1000, dailyLimitWarnShare: 0.9 })[0].type).toBeUndefined();
+	});
+});
+
+describe('one quota per account', () => {
+
+	it('holds a cap for the sum of every run on the account', async () => {
+		const clock = fakeClock();
+		const quota = new AccountQuota(clock);
+		const runs = [1, 2, 3].map(() => new RequestPacer({ maxConcurrency: 4, requestsPerMinute: 5 }, clock, quota));
+		const sentAt: number[] = [];
+		await Promise.all(
+			runs.flatMap((pacer) =>
+				Array.from({ length: 5 }, async () => {
+					const release = await pacer.acquire();
+					sentAt.push(clock.now());
+					release();
+				}),
+			),
+		);
+		const mostInAWindow = Math.max(...sentAt.map((start) => sentAt.filter((at) => at >= start && at < start + 60_000).length));
+		expect(mostInAWindow).toBeLessThanOrEqual(5);
+		expect(sentAt).toHaveLength(15);
+	});
+
+	it('pauses every run on the account after one of them meets a 429', async () => {
+		const clock = fakeClock();
+		const quota = new AccountQuota(clock);
+		const [first, second] = [1, 2].map(() => new RequestPacer({ maxConcurrency: 4 }, clock, quota));
+		first.throttled(3_000, true);
+		const release = await second.acquire();
+		expect(clock.now()).toBe(3_000);
+		release();
+	});
+
+	it('shares one quota per account and forgets accounts idle for a minute', async () => {
+		const clock = fakeClock();
+		clock.time = 1_000_000;
+		const a = quotaForAccount('https://x\na@b.c', clock);
+		expect(quotaForAccount('https://x\na@b.c', clock)).toBe(a);
+		expect(quotaForAccount('https://x\nother@b.c', clock)).not.toBe(a);
+		const release = await new RequestPacer({ maxConcurrency: 1 }, clock, a).acquire();
+		clock.time += 120_000;
+		quotaForAccount('https://y\nz@b.c', clock);
+		expect(quotaForAccount('https://x\na@b.c', clock)).toBe(a);
+		release();
+		clock.time += 61_000;
+		const before = trackedAccounts();
+		expect(quotaForAccount('https://x\na@b.c', clock)).not.toBe(a);
+		expect(trackedAccounts()).toBeLessThanOrEqual(before);
+	});
+});

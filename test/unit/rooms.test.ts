@@ -15,7 +15,7 @@ function sources(dir: string): string[] {
 
 /** The room of every module a file imports by a relative path. */
 function importedRooms(file: string): string[] {
-	const specifiers = [...readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)'/g)].map((match) => match[1]);
+	const specifiers = [...readFileSync(file, 'utf8').matchAll(/(?:from|import) '(\.[^']+)'/g)].map((match) => match[1]);
 	return specifiers.map((specifier) => relative(NODES, resolve(dirname(file), specifier)).split('/')[0]);
 }
 

@@ -5,7 +5,7 @@
  */
 import { hash32, shortHash } from '../../shared/hash';
 import type { Location } from '../../shared/wire';
-import type { DeviceState, FixPosition, SeenFix } from './types';
+import type { DeviceState, FixPosition, NumericFixField, SeenFix } from './types';
 
 /** Fingerprints at the newest timestamp are kept one by one up to this many: the usual case, exact and small. */
 const MAX_KEYS = 20;
@@ -28,6 +28,21 @@ export function fixTime(fix: { dateTime: string }): number {
 export function fixFingerprint(fix: Location | FixPosition): unknown[] {
 	const raised = fix as Partial<Location>;
 	return [fixTime(fix), fix.latitude, fix.longitude, raised.hasCriticalAlert ?? false, raised.alertTexts ?? [], raised.alerts ?? []];
+}
+
+/** A telemetry field's value when the fix carries it as a number; undefined when absent, null, text or NaN. */
+export function numericValue(fix: Partial<Location>, field: NumericFixField): number | undefined {
+	const value = fix[field];
+	return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+/**
+ * `a - b` rounded to nine decimals. Telemetry comes with a few decimals, and binary floating point
+ * makes 8 - 7.8 come out as 0.20000000000000018: "more than" a hysteresis of 0.2 for a value that
+ * is exactly on its edge.
+ */
+export function difference(a: number, b: number): number {
+	return Math.round((a - b) * 1e9) / 1e9;
 }
 
 export function fixKey(fix: Location): string {

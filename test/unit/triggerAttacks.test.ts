@@ -1,0 +1,72 @@
+/**
+ * Attacks on the trigger's detectors found by trying to break them (red team, round 2): values
+ * exactly at a threshold plus or minus its hysteresis, fuel falling by exactly the set amount, and
+ * events that must keep distinct ids (two rules on one fix, two geofences of one name).
+ */
+import { circleGeofence, type Geofence } from '../../nodes/shared/geo/geofence';
+import type { DetectionSettings, DeviceInfo, EventKind, ThresholdRule } from '../../nodes/SatelliteTrackingTrigger/detection/types';
+import type { Location } from '../../nodes/shared/wire';
+import { detectionSettings, pollDevice } from '../support/trigger';
+
+const T0 = Date.parse('2026-03-01T22:00:00Z');
+const at = (minute: number) => new Date(T0 + minute * 60_000);
+const fix = (minute: number, extra: Partial<Location> = {}): Location => ({ dateTime: at(minute).toISOString(), latitude: 0, longitude: 0, ...extra });
+const truck: DeviceInfo = { id: 'dev-1', name: 'Reefer 01', expires: null, tags: { cargo: 'chilled' } };
+
+function fenceOf(check: ReturnType<typeof circleGeofence>): Geofence {
+	if (!check.ok) throw new Error(check.problem);
+	return check.value;
+}
+
+const settings = (events: EventKind[], extra: Partial<DetectionSettings> = {}) => detectionSettings({ events, ...extra });
+const rule = (extra: Partial<ThresholdRule> = {}): ThresholdRule => ({ field: 'temperature', direction: 'above', value: 8, hysteresis: 0, ...extra });
+
+/** One fix per poll, a minute apart: the events of each poll after the baseline. */
+function temperatures(values: number[], rules: ThresholdRule[]): number[] {
+	const polls = values.map((temperature, i) => ({ fixes: [fix(i, { temperature })], now: at(i) }));
+	return pollDevice(truck, polls, settings(['valueCrossed'], { thresholdRules: rules })).events.map((events) => events.length);
+}
+
+describe('valueCrossed at the edge of its hysteresis', () => {
+	it('a value exactly hysteresis below an "above" threshold has not left the range, whatever decimals make it', () => {
+		// 8 - 7.8 is 0.20000000000000018 in floating point: not "more than" a hysteresis of 0.2.
+		expect(temperatures([7, 8.5, 7.8, 8.5], [rule({ hysteresis: 0.2 })])).toEqual([0, 1, 0, 0]);
+		expect(temperatures([3, 1.5, 2.3, 1.5], [rule({ direction: 'below', value: 2, hysteresis: 0.3 })])).toEqual([0, 1, 0, 0]);
+	});
+
+	it('a value just past the hysteresis has left, and the rule fires again', () => {
+		expect(temperatures([7, 8.5, 7.79, 8.5], [rule({ hysteresis: 0.2 })])).toEqual([0, 1, 0, 1]);
+	});
+});
+
+describe('fuelDropped at exactly the set amount', () => {
+	it('a fall of exactly the amount is not "more than" it, whatever decimals make it', () => {
+		// 16.1 - 6.1 is 10.000000000000002 in floating point.
+		const fuelDrop = { amount: 10, withinMinutes: 15, maxSpeed: 5 };
+		const polls = [16.1, 6.1].map((fuel, i) => ({ fixes: [fix(i, { fuel, speed: 0 })], now: at(i) }));
+		const { events } = pollDevice(truck, polls, settings(['fuelDropped'], { fuelDrop }));
+		expect(events.flat()).toEqual([]);
+	});
+});
+
+describe('eventId tells distinct events apart', () => {
+	it('two rules on one field, direction and value that differ in tag or hysteresis give two ids on one fix', () => {
+		const rules = [rule(), rule({ hysteresis: 1 }), rule({ tag: { key: 'cargo', value: 'chilled' } })];
+		const polls = [7, 9].map((temperature, i) => ({ fixes: [fix(i, { temperature })], now: at(i) }));
+		const fired = pollDevice(truck, polls, settings(['valueCrossed'], { thresholdRules: rules })).events[1];
+		expect(fired).toHaveLength(3);
+		expect(new Set(fired.map((event) => event.eventId)).size).toBe(3);
+	});
+
+	it('two geofences of one name entered on one fix give two ids, for entries and dwells', () => {
+		const inner = fenceOf(circleGeofence('Customer site', 0, 0, 500));
+		const outer = fenceOf(circleGeofence('Customer site', 0, 0, 2000));
+		const polls = [
+			{ fixes: [fix(0, { latitude: 0.1 })], now: at(0) },
+			{ fixes: [fix(1, { latitude: 0.001 }), fix(40, { latitude: 0.001 })], now: at(40) },
+		];
+		const events = pollDevice(truck, polls, settings(['geofenceEntered', 'geofenceDwell'], { geofences: [inner, outer], dwellMinutes: 30 })).events[1];
+		expect(events.map((event) => event.event).sort()).toEqual(['geofenceDwell', 'geofenceDwell', 'geofenceEntered', 'geofenceEntered']);
+		expect(new Set(events.map((event) => event.eventId)).size).toBe(4);
+	});
+});

@@ -836,4 +836,19 @@ describe('telemetry, inputs, back online, dwell and new devices (issue 18)', () 
 			await expect(poll({ events: ['geofenceDwell'], geofences, dwellMinutes: 'long' })).rejects.toThrow('Invalid "Dwell (Minutes)"');
 		});
 	});
+
+	it('refuses the older events\' bad numbers from expressions instead of reading them as 0 or NaN, and takes an alert filter given as a list', async () => {
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+			const poll = (parameters: INodeParameters) => h.poll(parameters, {});
+			// NaN made every device silent at once; a negative number was read as 0, which did the same.
+			await expect(poll({ events: ['deviceSilent'], silentAfterMinutes: 'abc' })).rejects.toThrow('Invalid "Silent After (Minutes)"');
+			await expect(poll({ events: ['deviceBackOnline'], silentAfterMinutes: -5 })).rejects.toThrow('Invalid "Silent After (Minutes)"');
+			await expect(poll({ events: ['locationUpdated'], minDistanceMeters: 'far' })).rejects.toThrow('Invalid "Minimum Distance (Metres)"');
+			await expect(poll({ events: ['deviceExpiring'], expiringWithinDays: 'soon' })).rejects.toThrow('Invalid "Expiring Within (Days)"');
+			await expect(poll({ events: ['deviceExpiring'], expiringWithinDays: -1 })).rejects.toThrow('Invalid "Expiring Within (Days)"');
+			await expect(poll({ events: ['criticalAlert'], alertFilter: { sos: true } })).rejects.toThrow('Invalid "Alert Text Filter"');
+			// An expression may hand over a list: each entry is one text, as the comma-separated form.
+			await expect(poll({ events: ['criticalAlert'], alertFilter: ['SOS', 'Power cut'] })).resolves.toEqual(expect.any(Array));
+		});
+	});
 });

@@ -49,6 +49,25 @@ describe('fuelDropped at exactly the set amount', () => {
 	});
 });
 
+describe('fuelDropped around a fix without a fuel level', () => {
+	const fuelDrop = { amount: 10, withinMinutes: 15, maxSpeed: 5 };
+	const fallen = (polls: Array<{ fixes: Location[]; now: Date }>) =>
+		pollDevice(truck, polls, settings(['fuelDropped'], { fuelDrop })).events.flat().map((event) => [event.previousValue, event.value, event.withinMinutes]);
+
+	it('a fix without fuel between two readings does not hide their fall, within one poll or across polls and a restart', () => {
+		// 60 l at minute 3, a fix without fuel at minute 4, 40 l at minute 5: 20 l gone in 2 minutes.
+		expect(fallen([{ fixes: [fix(0, { fuel: 61, speed: 0 })], now: at(0) }, { fixes: [fix(3, { fuel: 60, speed: 0 }), fix(4, { speed: 0 }), fix(5, { fuel: 40, speed: 0 })], now: at(5) }])).toEqual([[60, 40, 2]]);
+		const split = pollDevice(truck, [{ fixes: [fix(0, { fuel: 61, speed: 0 })], now: at(0) }, { fixes: [fix(3, { fuel: 60, speed: 0 }), fix(4, { speed: 0 })], now: at(4) }], settings(['fuelDropped'], { fuelDrop }));
+		const restarted = JSON.parse(JSON.stringify(split.state));
+		const after = pollDevice(truck, [{ fixes: [fix(5, { fuel: 40, speed: 0 })], now: at(5) }], settings(['fuelDropped'], { fuelDrop }), restarted);
+		expect(after.events.flat().map((event) => [event.previousValue, event.value, event.withinMinutes])).toEqual([[60, 40, 2]]);
+	});
+
+	it('the time between the readings is what counts, not the time since the fix without fuel', () => {
+		expect(fallen([{ fixes: [fix(0, { fuel: 60, speed: 0 })], now: at(0) }, { fixes: [fix(20, { speed: 0 }), fix(22, { fuel: 40, speed: 0 })], now: at(22) }])).toEqual([]);
+	});
+});
+
 describe('eventId tells distinct events apart', () => {
 	it('two rules on one field, direction and value that differ in tag or hysteresis give two ids on one fix', () => {
 		const rules = [rule(), rule({ hysteresis: 1 }), rule({ tag: { key: 'cargo', value: 'chilled' } })];

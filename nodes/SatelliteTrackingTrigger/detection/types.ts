@@ -187,8 +187,9 @@ export interface DeviceState {
 	limits?: { day: string; reported?: string[] };
 	/** valueCrossed: rule key → the device's value is inside the rule's range. */
 	ranges?: Record<string, boolean>;
-	/** fuelDropped: the fuel of the newest fix processed, when it had one. */
+	/** fuelDropped: the newest fuel level processed, and its fix's time when that is not the newest fix's (`fix.at`). */
 	fuel?: number;
+	fuelAt?: string;
 	/** inputChanged: the newest fix's inputs and outputs as bits, e.g. `10` and `0`. */
 	inputs?: string;
 	outputs?: string;

@@ -45,13 +45,13 @@ export const fuelDropped: Detector = {
 		if (!config) return { events: [] };
 		const events: TriggerEvent[] = [];
 		let fuel = previous.fuel;
-		let at = observation.previous ? Date.parse(observation.previous.at) : undefined;
+		let fuelAt = previous.fuelAt ?? observation.previous?.at;
 		for (const fix of observation.fresh) {
 			const now = numericValue(fix, 'fuel');
-			const time = fixTime(fix);
-			if (now !== undefined && fuel !== undefined && at !== undefined) {
+			if (now === undefined) continue;
+			if (fuel !== undefined && fuelAt !== undefined) {
 				const dropped = difference(fuel, now);
-				const minutes = (time - at) / MINUTE_MS;
+				const minutes = (fixTime(fix) - Date.parse(fuelAt)) / MINUTE_MS;
 				const standing = (fix.speed ?? 0) <= config.maxSpeed;
 				if (dropped > config.amount && minutes <= config.withinMinutes && standing) {
 					events.push(
@@ -65,10 +65,10 @@ export const fuelDropped: Detector = {
 				}
 			}
 			fuel = now;
-			at = time;
+			fuelAt = fix.dateTime;
 		}
-		const kept = observation.fresh.length > 0 ? fuel : previous.fuel;
-		return { events, state: { fuel: kept } };
+		const newestAt = observation.fresh[observation.fresh.length - 1]?.dateTime ?? observation.previous?.at;
+		return { events, state: { fuel, fuelAt: fuel === undefined || fuelAt === newestAt ? undefined : fuelAt } };
 	},
 	sample(_kind, observation, settings) {
 		// The newest fuel level, as if it had just fallen by the set amount.

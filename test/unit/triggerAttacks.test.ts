@@ -68,6 +68,16 @@ describe('fuelDropped around a fix without a fuel level', () => {
 	});
 });
 
+describe('inputChanged when fixes carry different numbers of lines', () => {
+	it('a fix with fewer inputs does not make the others forget their state', () => {
+		const polls = [[true, true, true], [true], [false, false, false]].map((inputs, i) => ({ fixes: [fix(i, { inputs })], now: at(i) }));
+		const inputChange = { lines: ['input' as const], indexes: [], direction: 'both' as const };
+		const { events, state } = pollDevice(truck, polls, settings(['inputChanged'], { inputChange }));
+		expect(events.map((poll) => poll.map((event) => [event.input, event.from, event.to]))).toEqual([[], [], [[0, true, false], [1, true, false], [2, true, false]]]);
+		expect(state.inputs).toBe('000');
+	});
+});
+
 describe('eventId tells distinct events apart', () => {
 	it('two rules on one field, direction and value that differ in tag or hysteresis give two ids on one fix', () => {
 		const rules = [rule(), rule({ hysteresis: 1 }), rule({ tag: { key: 'cargo', value: 'chilled' } })];

@@ -78,6 +78,30 @@ describe('inputChanged when fixes carry different numbers of lines', () => {
 	});
 });
 
+describe('a fix dated far in the future', () => {
+	it('is a clock glitch: it does not hide the real fixes after it, nor keep the device from being silent', () => {
+		const polls = [
+			{ fixes: [fix(0)], now: at(0) },
+			{ fixes: [fix(50 * 365 * 24 * 60, { latitude: 9 })], now: at(1) },
+			{ fixes: [fix(2, { latitude: 1 })], now: at(2) },
+			{ fixes: [], now: at(300) },
+		];
+		const { events } = pollDevice(truck, polls, settings(['locationUpdated', 'deviceSilent'], { silentAfterMinutes: 30 }));
+		expect(events.map((poll) => poll.map((event) => [event.event, event.location?.dateTime]))).toEqual([
+			[],
+			[],
+			[['locationUpdated', at(2).toISOString()]],
+			[['deviceSilent', at(2).toISOString()]],
+		]);
+	});
+
+	it('a device whose clock runs three hours ahead is still followed fix by fix', () => {
+		const polls = [0, 5, 10].map((minute) => ({ fixes: [fix(minute + 180, { latitude: minute / 100 })], now: at(minute) }));
+		const { events } = pollDevice(truck, polls, settings(['locationUpdated']));
+		expect(events.map((poll) => poll.length)).toEqual([0, 1, 1]);
+	});
+});
+
 describe('eventId tells distinct events apart', () => {
 	it('two rules on one field, direction and value that differ in tag or hysteresis give two ids on one fix', () => {
 		const rules = [rule(), rule({ hysteresis: 1 }), rule({ tag: { key: 'cargo', value: 'chilled' } })];

@@ -20,6 +20,14 @@ const DIGEST_PROBES = 7;
 
 export const MINUTE_MS = 60_000;
 
+/**
+ * A fix dated further than this after the poll is a clock glitch (a GPS date decoded wrongly), not
+ * news: taken as the newest fix it would hide every real fix after it until that date, and the
+ * device could never be silent. A device whose clock runs hours ahead (a zone taken for UTC) still
+ * works: its fixes are consistently ahead, by less than this.
+ */
+const FUTURE_TOLERANCE_MS = 24 * 60 * MINUTE_MS;
+
 export function fixTime(fix: { dateTime: string }): number {
 	return Date.parse(fix.dateTime);
 }
@@ -80,9 +88,11 @@ export interface FreshFixes {
 
 type SeenAtNewest = Pick<DeviceState, 'keys' | 'digest'>;
 
-export function freshFixes(previous: Pick<DeviceState, 'fix' | 'keys' | 'digest'>, fetched: Location[]): FreshFixes {
+/** `now`: the poll's time; fixes dated more than a day after it are left out. */
+export function freshFixes(previous: Pick<DeviceState, 'fix' | 'keys' | 'digest'>, fetched: Location[], now?: Date): FreshFixes {
+	const latest = now === undefined ? Infinity : now.getTime() + FUTURE_TOLERANCE_MS;
 	const sorted = fetched
-		.filter(isUsable)
+		.filter((fix) => isUsable(fix) && fixTime(fix) <= latest)
 		.map((fix, index) => ({ fix, index, time: fixTime(fix) }))
 		.sort((a, b) => a.time - b.time || a.index - b.index)
 		.map(({ fix }) => fix);

@@ -4,7 +4,10 @@
  * events that must keep distinct ids (two rules on one fix, two geofences of one name).
  */
 import { circleGeofence, type Geofence } from '../../nodes/shared/geo/geofence';
-import type { DetectionSettings, DeviceInfo, EventKind, ThresholdRule } from '../../nodes/SatelliteTrackingTrigger/detection/types';
+import { advance, type ReadOutcome } from '../../nodes/SatelliteTrackingTrigger/detection/advance';
+import { planReads } from '../../nodes/SatelliteTrackingTrigger/detection/plan';
+import { emptyState } from '../../nodes/SatelliteTrackingTrigger/detection/state';
+import type { DetectionSettings, DeviceInfo, EventKind, ThresholdRule, TriggerState } from '../../nodes/SatelliteTrackingTrigger/detection/types';
 import type { Location } from '../../nodes/shared/wire';
 import { detectionSettings, pollDevice } from '../support/trigger';
 
@@ -99,6 +102,31 @@ describe('a fix dated far in the future', () => {
 		const polls = [0, 5, 10].map((minute) => ({ fixes: [fix(minute + 180, { latitude: minute / 100 })], now: at(minute) }));
 		const { events } = pollDevice(truck, polls, settings(['locationUpdated']));
 		expect(events.map((poll) => poll.length)).toEqual([0, 1, 1]);
+	});
+});
+
+describe('a device the first poll listed but could not read', () => {
+	it('is still a baseline when a listing leaves it out before its first read', () => {
+		const expires = new Date(T0 + 24 * 60 * 60_000).toISOString();
+		const [a, b] = ['a', 'b'].map((id): DeviceInfo => ({ id, name: id, expires, tags: {} }));
+		const detection = settings(['locationUpdated', 'deviceExpiring']);
+		let state: TriggerState = emptyState();
+		const poll = (devices: DeviceInfo[], minute: number, budget: number) => {
+			const plan = planReads(devices.map((device) => device.id), state, 'latestFix', budget, at(minute));
+			const outcomes = new Map(devices.map((device): [string, ReadOutcome] => [device.id, { ok: true, fixes: [fix(0)] }]));
+			const result = advance(state, devices, plan, outcomes, detection, at(minute));
+			state = result.state;
+			return result.events.map((event) => `${event.event}|${event.deviceId}`);
+		};
+		// b does not fit the first poll's budget, is left out of the second listing, and is back in the third.
+		expect([poll([a, b], 1, 1), poll([a], 2, 1), poll([a, b], 3, 2)]).toEqual([[], [], []]);
+		expect(state.baselinePending).toBeUndefined();
+	});
+});
+
+describe('valueCrossed with a rule listed twice', () => {
+	it('fires once', () => {
+		expect(temperatures([7, 9], [rule(), rule()])).toEqual([0, 1]);
 	});
 });
 

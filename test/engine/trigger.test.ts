@@ -479,6 +479,43 @@ describe('Satellite Tracking Trigger', () => {
 		});
 	});
 
+	it('gives the new events of one poll distinct ids, and the same ids when the poll is repeated from the saved state after a restart', async () => {
+		const T0 = Date.parse('2026-05-04T08:00:00Z');
+		const setNow = fakeDateFrom(T0);
+		await withTriggerSandbox({ deviceCount: 2 }, async (h) => {
+			addDevice(h.sandbox, 'reefer-9');
+			addFix(h.sandbox, 'reefer-9', T0 - 10 * MINUTE, IN_DEPOT, { temperature: 5, fuel: 60, speed: 0, inputs: [false, false], outputs: [false] });
+			const parameters = {
+				events: ['valueCrossed', 'fuelDropped', 'inputChanged', 'deviceBackOnline', 'geofenceDwell'],
+				readMode: 'everyFix',
+				deviceSelection: 'selected',
+				devices: { device: [{ deviceId: 'reefer-9' }] },
+				geofences,
+				dwellMinutes: 30,
+				silentAfterMinutes: 5,
+				thresholdRules: { rule: [{ field: 'temperature', direction: 'above', value: 8 }, { field: 'temperature', direction: 'above', value: 8, hysteresis: 1 }] },
+				fuelDropAmount: 10,
+				inputLines: 'both',
+			};
+			const staticData: IDataObject = {};
+			expect(await h.poll(parameters, staticData)).toEqual([]);
+			// One fix switches input 0 and output 0 at once, crosses both rules and loses 20 l while parked.
+			addFix(h.sandbox, 'reefer-9', T0 + MINUTE, IN_DEPOT, { temperature: 9, fuel: 40, speed: 0, inputs: [true, false], outputs: [true] });
+			addFix(h.sandbox, 'reefer-9', T0 + 25 * MINUTE, IN_DEPOT, { temperature: 9, fuel: 40, speed: 0, inputs: [true, false], outputs: [true] });
+			setNow(T0 + 26 * MINUTE);
+			const saved = restartedFrom(staticData);
+			const first = await h.poll(parameters, restartedFrom(saved));
+			h.restart();
+			setNow(T0 + 27 * MINUTE);
+			const repeated = await h.poll(parameters, restartedFrom(saved));
+			expect(first.map((e) => e.event).sort()).toEqual(
+				['deviceBackOnline', 'fuelDropped', 'geofenceDwell', 'inputChanged', 'inputChanged', 'valueCrossed', 'valueCrossed'].sort(),
+			);
+			expect(new Set(first.map((e) => e.eventId)).size).toBe(first.length);
+			expect(repeated.map((e) => [e.event, e.eventId])).toEqual(first.map((e) => [e.event, e.eventId]));
+		});
+	});
+
 	it('"Fetch Test Event" returns real current items and leaves the state untouched', async () => {
 		await withTriggerSandbox({ deviceCount: 8 }, async (h) => {
 			const staticData: IDataObject = {};

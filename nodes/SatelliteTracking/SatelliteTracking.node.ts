@@ -8,7 +8,7 @@ import {
 
 import { CREDENTIAL_TYPE } from '../shared/wire';
 import { actionRequestSettings } from '../shared/requestSettings';
-import { resourceProperties } from './actions/operation';
+import { resourceProperties, subtitle } from './actions/operation';
 import { resources, router } from './actions/router';
 import * as listSearch from '../shared/listSearch';
 import * as loadOptions from './methods/loadOptions';
@@ -19,8 +19,10 @@ export class SatelliteTracking implements INodeType {
 		name: 'satelliteTracking',
 		icon: { light: 'file:satelliteTracking.svg', dark: 'file:satelliteTracking.dark.svg' },
 		group: ['transform'],
-		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		// 2: fixes and alerts carry deviceName and are simplified by default (see actions/readable.ts).
+		version: [1, 2],
+		defaultVersion: 2,
+		subtitle: subtitle(resources),
 		description: 'Read and manage GPS tracking devices, locations, alerts, groups and users',
 		defaults: { name: 'Satellite Tracking' },
 		usableAsTool: true,

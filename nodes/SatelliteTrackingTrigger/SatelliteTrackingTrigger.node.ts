@@ -16,7 +16,7 @@ import { sampleEvents } from './detection/samples';
 import { emptyState, readState } from './detection/state';
 import type { TriggerEvent } from './detection/types';
 import { CREDENTIAL_TYPE } from '../shared/wire';
-import { properties } from './properties';
+import { eventsSubtitle, properties } from './properties';
 import { listingRequests, readDevices, readFixes, requestsPerDevice } from './readFixes';
 import { readSettings, type TriggerSettings } from './settings';
 
@@ -30,8 +30,10 @@ export class SatelliteTrackingTrigger implements INodeType {
 		icon: { light: 'file:satelliteTrackingTrigger.svg', dark: 'file:satelliteTrackingTrigger.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["events"].join(", ")}}',
-		description: 'Starts a workflow when tracked devices move, cross or dwell in geofences, go silent or come back, raise alerts, cross telemetry thresholds, lose fuel, switch inputs, near expiry or near their daily e-mail/SMS limits',
+		subtitle: eventsSubtitle,
+		// n8n's nodes panel merges a node with its trigger into one entry and shows the TRIGGER's
+		// description there (generateMergedNodesAndActions), so this one speaks for both nodes.
+		description: 'GPS fleet tracking: read devices, locations and alerts, manage groups and users, or start a workflow when devices move, cross geofences or go silent',
 		defaults: { name: 'Satellite Tracking Trigger' },
 		polling: true,
 		inputs: [],

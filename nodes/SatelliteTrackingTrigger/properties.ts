@@ -1,11 +1,19 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { deviceLocatorList, groupLocator } from '../shared/descriptions';
+import { deviceLocatorList, groupLocator, latitudeField, longitudeField } from '../shared/descriptions';
 import { requestSettings } from '../shared/requestSettings';
 import { DETECTORS, EVENTS } from './detection/detectors';
 import type { EventKind } from './detection/types';
 
-const showFor = (...events: EventKind[]) => ({ show: { events } });
+/**
+ * Shown for these events. The condition names Events by its root path, `/events`, which n8n reads
+ * exactly as `events` here at the top level. Why not `events`: when a parameter changes, n8n's editor
+ * (removeMismatchedOptionValues, 1.x to at least 2.41) drops the value of every parameter with
+ * options whose displayOptions name the changed parameter and whose value it judges not to fit;
+ * for a collection it compares the keys of the whole node's parameters with the collection's
+ * options, which never fit. So adding or removing any event emptied Geofences and Daily Limits.
+ */
+export const showFor = (events: EventKind[]) => ({ show: { '/events': events } });
 
 const events: INodeProperties = {
 	displayName: 'Events',
@@ -18,6 +26,14 @@ const events: INodeProperties = {
 		.sort((a, b) => a.name.localeCompare(b.name)),
 };
 
+/**
+ * The canvas subtitle: the selected events by their labels ("Geofence Exited, Device Silent"). n8n
+ * evaluates it with the parameters' values only, so the labels travel inside the expression.
+ */
+export const eventsSubtitle = `={{ [].concat($parameter["events"]).map((event) => (${JSON.stringify(
+	Object.fromEntries((Object.keys(EVENTS) as EventKind[]).map((kind) => [kind, EVENTS[kind].name])),
+)})[event] || event).join(", ") }}`;
+
 const readMode: INodeProperties = {
 	displayName: 'Read',
 	name: 'readMode',
@@ -27,12 +43,12 @@ const readMode: INodeProperties = {
 		{
 			name: 'Latest Fix',
 			value: 'latestFix',
-			description: "One last-location call per device per poll. Cheapest; what happens between two polls is not seen.",
+			description: 'One call per device per poll; misses moves between polls',
 		},
 		{
 			name: 'Every Fix',
 			value: 'everyFix',
-			description: 'Every fix since the last one seen, so geofence crossings and alerts between polls are not missed',
+			description: 'Every fix since the last poll: no crossing or alert missed',
 		},
 	],
 };
@@ -79,7 +95,7 @@ const geofences: INodeProperties = {
 	typeOptions: { multipleValues: true },
 	placeholder: 'Add Geofence',
 	default: {},
-	displayOptions: showFor('geofenceEntered', 'geofenceExited', 'geofenceDwell'),
+	displayOptions: showFor(['geofenceEntered', 'geofenceExited', 'geofenceDwell']),
 	description: 'Editing a geofence starts it afresh: where devices are is recorded again, without events',
 	options: [
 		{
@@ -87,8 +103,8 @@ const geofences: INodeProperties = {
 			name: 'circle',
 			values: [
 				{ displayName: 'Name', name: 'name', type: 'string', default: '', required: true, placeholder: 'e.g. Depot' },
-				{ displayName: 'Latitude', name: 'latitude', type: 'number', default: 0, typeOptions: { numberPrecision: 6 } },
-				{ displayName: 'Longitude', name: 'longitude', type: 'number', default: 0, typeOptions: { numberPrecision: 6 } },
+				latitudeField,
+				longitudeField,
 				{ displayName: 'Radius (Metres)', name: 'radius', type: 'number', default: 500, typeOptions: { minValue: 1 } },
 			],
 		},
@@ -173,7 +189,7 @@ export const properties: INodeProperties[] = [
 	...deviceSelection,
 	geofences,
 	...DETECTORS.flatMap(({ detector, events }) =>
-		(detector.properties ?? []).map((property) => ({ ...property, displayOptions: { show: { events } } })),
+		(detector.properties ?? []).map((property) => ({ ...property, displayOptions: showFor(events) })),
 	),
 	options,
 	triggerRequestSettings,

@@ -75,3 +75,11 @@ export const dayTimeZone: INodeProperties = {
 	placeholder: 'e.g. Europe/Berlin',
 	description: 'IANA time zone whose midnight starts the day, as the daily limits in the web app do for your account',
 };
+
+/** The editor refuses a value out of range as it is typed; validation.ts checks expressions at run time. */
+function coordinateField(displayName: string, name: string, limit: number): INodeProperties {
+	return { displayName, name, type: 'number', default: 0, typeOptions: { minValue: -limit, maxValue: limit, numberPrecision: 6 } };
+}
+
+export const latitudeField = coordinateField('Latitude', 'latitude', 90);
+export const longitudeField = coordinateField('Longitude', 'longitude', 180);

@@ -34,6 +34,14 @@ export async function searchGroups(this: ILoadOptionsFunctions, filter?: string)
 	}));
 }
 
+/** A user's group is set by the group's name (see userFields.ts), so the list offers names as values. */
+export async function searchGroupNames(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	return await search(this, (client) => client.request('listGroups'), filter, (group) => [group.name], (group) => ({
+		name: group.name,
+		value: group.name,
+	}));
+}
+
 export async function searchUsers(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 	return await search(this, (client) => client.request('listUsers'), filter, (user) => [user.name, user.email], (user) => ({
 		name: `${user.name} <${user.email}>`,

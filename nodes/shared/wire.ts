@@ -314,6 +314,9 @@ export type GroupWrite = Pick<Group, 'name' | 'description' | 'devices'>;
 
 export const GROUP_REQUIRED_FIELDS = ['name'] as const;
 
+/** The privileges the vendor's user examples carry. */
+export const USER_PRIVILEGES = ['read', 'write', 'execute'] as const;
+
 export interface User {
 	id: string;
 	name: string;

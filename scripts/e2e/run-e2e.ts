@@ -27,6 +27,9 @@
  *     starts at a Manual Trigger) run afterwards in one `n8n start`:
  *     owner set-up, login, `POST /rest/workflows/<id>/run` with `triggerToStartFrom` (the editor's
  *     "Fetch Test Event"), then the saved execution is read back from `GET /rest/executions/<id>`;
+ *     On the 2.41 lane that editor also runs the browser checks of scripts/e2e/editorChecks.ts
+ *     (headless Debian chromium through playwright-core): changing the trigger's Events keeps its
+ *     geofences and daily limits, and the nodes panel finds the package by the words users search;
  *  6. the sandbox's token-exchange counter proves the credential's preAuthentication ran inside n8n,
  *     and that n8n stored and reused the token (see TOKEN_CALLS_PER_LANE).
  * Every process started (sandbox, n8n and their children) runs in its own process group and is stopped
@@ -49,7 +52,8 @@ import {
 	type SandboxStats,
 	type WorkflowExpectation,
 } from '../../test/e2e/lib';
-import { startEditor, type Editor } from '../n8n/editor';
+import { E2E_OWNER, startEditor, type Editor } from '../n8n/editor';
+import { runEditorChecks } from './editorChecks';
 import {
 	fail,
 	freePort,
@@ -66,6 +70,7 @@ import {
 import {
 	CACHE,
 	CREDENTIAL_TYPE,
+	CURRENT_LANE,
 	installIntoUserFolder,
 	laneConfig,
 	n8nBinary,
@@ -485,6 +490,11 @@ async function runLane(lane: Lane, packed: Packed, cases: WorkflowCase[], tmpRoo
 				}
 				// After the last workflow, so the token trail above stays exactly the workflows' own.
 				for (const problem of await checkCredentialTest(editor, sandboxUrl)) failures.push(problem);
+				// What only the editor's own code does, in a real browser, on today's n8n.
+				if (lane.id === CURRENT_LANE) {
+					const credential = { id: CREDENTIAL.id, name: CREDENTIAL.name };
+					for (const problem of await runEditorChecks(editor, E2E_OWNER, credential, logDir)) failures.push(problem);
+				}
 			} finally {
 				if (editor) {
 					for (const p of packageLoadProblems(editor.output())) loadProblems.add(p.trim());

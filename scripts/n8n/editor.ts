@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 
 import type { N8nRun } from '../../test/e2e/lib';
-import { delay, fail, log, seconds, startLogged, tail, type Started } from './processes';
+import { delay, fail, log, seconds, startLogged, stopProcess, tail, type Started } from './processes';
 import { n8nBinary, type Lane } from './setup';
 
 export interface Owner {
@@ -24,8 +24,10 @@ export const E2E_OWNER: Owner = { email: 'e2e-owner@example.com', firstName: 'E2
 /** The owner `npm run dev` and `npm run screenshot` create (a throw-away local n8n: printed, not secret). */
 export const DEV_OWNER: Owner = { email: 'dev@example.com', firstName: 'Dev', lastName: 'Owner', password: 'Satellite-dev-1' };
 const BROWSER_ID = 'satellite-e2e-browser';
-const EDITOR_READY_TIMEOUT_MS = 120_000;
+// Generous: CI machines are shared, and in queue mode three n8n processes start at once.
+const EDITOR_READY_TIMEOUT_MS = 240_000;
 const MANUAL_RUN_TIMEOUT_MS = 90_000;
+const REST_UNAVAILABLE_RETRY_MS = 30_000;
 
 export interface Editor extends Started {
 	/** `http://127.0.0.1:<port>` */
@@ -39,7 +41,9 @@ export interface Editor extends Started {
 	/** Creates a workflow (nodes, connections, settings …) and returns its id. */
 	createWorkflow(workflow: Record<string, unknown>): Promise<string>;
 	/** Runs the workflow from `trigger` as the editor does, and returns the saved execution as an IRun. */
-	runFromTrigger(workflowId: string, trigger: string): Promise<{ run: N8nRun; ms: number }>;
+	runFromTrigger(workflowId: string, trigger: string, timeoutMs?: number): Promise<{ run: N8nRun; ms: number; executionId: string }>;
+	/** The saved execution as an IRun once it has ended (or `timeoutMs` passed: then it fails). */
+	waitForExecution(executionId: string, timeoutMs?: number): Promise<N8nRun>;
 }
 
 /**
@@ -53,29 +57,33 @@ export async function startEditor(
 	port: number,
 	logFile: string,
 	owner: Owner = E2E_OWNER,
+	/** False for an n8n whose database has its owner already (a restart): log in only. */
+	setUpOwner = true,
 ): Promise<Editor> {
 	const { child, output } = startLogged(lane.node, [n8nBinary(lane), 'start'], { cwd, env, logFile });
 	const base = `http://127.0.0.1:${port}`;
 
 	const started = Date.now();
-	for (;;) {
-		if (child.exitCode !== null || child.signalCode !== null) {
-			fail(`n8n start exited (code ${child.exitCode}, signal ${child.signalCode}) before the editor was up\n${tail(output())}`);
+	const waitUntilUp = async () => {
+		for (;;) {
+			if (child.exitCode !== null || child.signalCode !== null) {
+				fail(`n8n start exited (code ${child.exitCode}, signal ${child.signalCode}) before the editor was up\n${tail(output())}`);
+			}
+			if (output().includes('Editor is now accessible')) {
+				const health = await fetch(`${base}/healthz`).catch(() => undefined);
+				if (health?.ok) break;
+			}
+			if (Date.now() - started > EDITOR_READY_TIMEOUT_MS) {
+				fail(`n8n start: editor not up within ${seconds(EDITOR_READY_TIMEOUT_MS)}\n${tail(output())}`);
+			}
+			await delay(500);
 		}
-		if (output().includes('Editor is now accessible')) {
-			const health = await fetch(`${base}/healthz`).catch(() => undefined);
-			if (health?.ok) break;
-		}
-		if (Date.now() - started > EDITOR_READY_TIMEOUT_MS) {
-			fail(`n8n start: editor not up within ${seconds(EDITOR_READY_TIMEOUT_MS)}\n${tail(output())}`);
-		}
-		await delay(500);
-	}
-	log(`  n8n start up on ${base} in ${seconds(Date.now() - started)} (pid ${child.pid})`);
+		log(`  n8n start up on ${base} in ${seconds(Date.now() - started)} (pid ${child.pid})`);
+	};
 
 	let cookie = '';
-	const rest = async (method: string, route: string, body?: unknown): Promise<Record<string, unknown>> => {
-		const response = await fetch(`${base}/rest${route}`, {
+	const send = (method: string, route: string, body?: unknown) =>
+		fetch(`${base}/rest${route}`, {
 			method,
 			headers: {
 				'content-type': 'application/json',
@@ -84,6 +92,14 @@ export async function startEditor(
 			},
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
+	const rest = async (method: string, route: string, body?: unknown): Promise<Record<string, unknown>> => {
+		let response = await send(method, route, body);
+		// 503 "Database is not ready!": n8n's database ping timed out on a busy machine; n8n refused the
+		// request without handling it, so sending it again is safe.
+		for (const t0 = Date.now(); response.status === 503 && Date.now() - t0 < REST_UNAVAILABLE_RETRY_MS; ) {
+			await delay(1_000);
+			response = await send(method, route, body);
+		}
 		const setCookie = response.headers.getSetCookie().find((c) => c.startsWith('n8n-auth='));
 		if (setCookie) cookie = setCookie.split(';')[0];
 		const text = await response.text();
@@ -91,10 +107,17 @@ export async function startEditor(
 		return (text === '' ? {} : JSON.parse(text)) as Record<string, unknown>;
 	};
 
-	// A fresh n8n has no owner; imported workflows and credentials belong to the owner's project.
-	await rest('POST', '/owner/setup', owner);
-	await rest('POST', '/login', { emailOrLdapLoginId: owner.email, password: owner.password });
-	if (!cookie) fail('n8n login set no n8n-auth cookie');
+	try {
+		await waitUntilUp();
+		// A fresh n8n has no owner; imported workflows and credentials belong to the owner's project.
+		if (setUpOwner) await rest('POST', '/owner/setup', owner);
+		await rest('POST', '/login', { emailOrLdapLoginId: owner.email, password: owner.password });
+		if (!cookie) fail('n8n login set no n8n-auth cookie');
+	} catch (error) {
+		// Not left running for the caller's clean-up to miss: it never got the process.
+		await stopProcess(child, 'n8n start', 20_000);
+		throw error;
+	}
 
 	// Execution data comes back serialized with `flatted`; use the copy n8n itself ships.
 	const flatted = createRequire(path.join(lane.n8nDir, 'node_modules', 'n8n', 'package.json'))('flatted') as {
@@ -105,6 +128,20 @@ export async function startEditor(
 		const id = (answer.data as Record<string, unknown> | undefined)?.id;
 		if (typeof id !== 'string' || id === '') fail(`n8n created no ${what} id: ${JSON.stringify(answer).slice(0, 300)}`);
 		return id;
+	};
+
+	const waitForExecution = async (executionId: string, timeoutMs = MANUAL_RUN_TIMEOUT_MS): Promise<N8nRun> => {
+		const t0 = Date.now();
+		for (;;) {
+			const execution = (await rest('GET', `/executions/${executionId}`)).data as Record<string, unknown> | undefined;
+			const status = String(execution?.status ?? '');
+			if (execution && (execution.finished === true || ['success', 'error', 'crashed', 'canceled'].includes(status))) {
+				const data = typeof execution.data === 'string' ? flatted.parse(execution.data) : execution.data;
+				return { finished: execution.finished as boolean, status, mode: String(execution.mode), data } as N8nRun;
+			}
+			if (Date.now() - t0 > timeoutMs) fail(`execution ${executionId} still "${status}" after ${seconds(timeoutMs)}`);
+			await delay(500);
+		}
 	};
 
 	return {
@@ -119,7 +156,7 @@ export async function startEditor(
 		async createWorkflow(workflow) {
 			return createdId(await rest('POST', '/workflows', workflow), 'workflow');
 		},
-		async runFromTrigger(workflowId, trigger) {
+		async runFromTrigger(workflowId, trigger, timeoutMs) {
 			const t0 = Date.now();
 			const workflow = (await rest('GET', `/workflows/${workflowId}`)).data as Record<string, unknown>;
 			// 2.8 reads the workflow from `workflowData`; 2.41 reads it from its database and ignores it.
@@ -131,19 +168,9 @@ export async function startEditor(
 			if (typeof executionId !== 'string' && typeof executionId !== 'number') {
 				fail(`n8n did not start a manual execution from "${trigger}": ${JSON.stringify(answer)}`);
 			}
-			for (;;) {
-				const execution = (await rest('GET', `/executions/${executionId}`)).data as Record<string, unknown> | undefined;
-				const status = String(execution?.status ?? '');
-				if (execution && (execution.finished === true || ['success', 'error', 'crashed', 'canceled'].includes(status))) {
-					const data = typeof execution.data === 'string' ? flatted.parse(execution.data) : execution.data;
-					return {
-						run: { finished: execution.finished as boolean, status, mode: String(execution.mode), data } as N8nRun,
-						ms: Date.now() - t0,
-					};
-				}
-				if (Date.now() - t0 > MANUAL_RUN_TIMEOUT_MS) fail(`manual execution ${executionId} still "${status}" after ${seconds(MANUAL_RUN_TIMEOUT_MS)}`);
-				await delay(500);
-			}
+			const run = await waitForExecution(String(executionId), timeoutMs);
+			return { run, ms: Date.now() - t0, executionId: String(executionId) };
 		},
+		waitForExecution,
 	};
 }

@@ -25,6 +25,19 @@ describe('location and alert operations', () => {
 		expect(ctx.sandbox.requestLog.at(-1)?.body).toEqual({ from: from.toISOString(), to: to.toISOString() });
 	});
 
+	it('location getAll reads the last 24 hours when From and To are left at their defaults', async () => {
+		const before = Date.now();
+		const { items, error } = await ctx.engine.runNode({ resource: 'location', operation: 'getAll', deviceId: byId('device001'), returnAll: true });
+		const after = Date.now();
+		expect(error).toBeUndefined();
+		expect(items.length).toBeGreaterThan(0);
+		const body = ctx.sandbox.requestLog.at(-1)?.body as { from: string; to: string };
+		expect(Date.parse(body.from)).toBeGreaterThanOrEqual(before - 24 * HOUR - 1_000);
+		expect(Date.parse(body.from)).toBeLessThanOrEqual(after - 24 * HOUR + 1_000);
+		expect(Date.parse(body.to)).toBeGreaterThanOrEqual(before - 1_000);
+		expect(Date.parse(body.to)).toBeLessThanOrEqual(after + 1_000);
+	});
+
 	it('location getAll accepts dates without a zone as UTC and n8n date values from expressions', async () => {
 		const { items, error } = await ctx.engine.runNode({
 			resource: 'location',

@@ -61,6 +61,31 @@ describe('user operations', () => {
 		expect(ctx.sandbox.store.passwordOf(created.id)).toBe(' s3cret ');
 	});
 
+	it('create takes Group and Device from their pickers (group by name, as the wire wants) and Privileges as a multi-select', async () => {
+		const group = ctx.sandbox.store.listGroups()[0];
+		const { error } = await ctx.engine.runNode({
+			resource: 'user',
+			operation: 'create',
+			...required,
+			email: 'picked@example.com',
+			additionalFields: {
+				group: { __rl: true, mode: 'list', value: group.name, cachedResultName: group.name },
+				deviceId: { __rl: true, mode: 'id', value: 'device002' },
+				privileges: ['read', 'execute'],
+			},
+		});
+		expect(error).toBeUndefined();
+		expect(writesOf('create').map((write) => write.body)).toEqual([
+			{ ...required, email: 'picked@example.com', group: group.name, deviceId: 'device002', privileges: ['read', 'execute'] },
+		]);
+	});
+
+	it('update clears Group when its picker is left empty', async () => {
+		const user = newUser({ group: 'Admins' });
+		await ctx.engine.runNode({ resource: 'user', operation: 'update', userId: byId(user.id), updateFields: { group: { __rl: true, mode: 'list', value: '' } } });
+		expect(writesOf('patch').map((write) => write.body)).toEqual([[{ op: 'remove', path: '/group' }]]);
+	});
+
 	it.each([
 		['a malformed e-mail', { email: 'dana@' }, 'Invalid "Email" in item 0: Email is not an e-mail address (got "dana@")'],
 		['a country an expression leaves empty', { country: '={{ "" }}' }, 'Invalid "Country" in item 0: Country is empty'],
@@ -247,6 +272,12 @@ describe('user operations', () => {
 			expect(options).toHaveLength(Object.keys(timeZones()).length);
 			expect(options).toContainEqual({ name: 'Europe/London', value: 'Europe/London', description: 'Greenwich Mean Time' });
 			expect(calls('GET', '/api/users/timeZones')).toBe(1);
+		});
+
+		it("the Group picker offers the groups' names as values, since a user's group is a name on the wire", async () => {
+			const groups = ctx.sandbox.store.listGroups();
+			const found = await node.methods.listSearch.searchGroupNames.call(context(), '');
+			expect(found.results).toEqual(groups.map((group) => ({ name: group.name, value: group.name })));
 		});
 
 		it('the User list mode searches by e-mail', async () => {

@@ -118,9 +118,9 @@ export class Engine {
 	/** Builds an Items → node workflow, runs it and returns the node's output. */
 	async runNode(
 		parameters: INode['parameters'],
-		options: { items?: IDataObject[]; continueOnFail?: boolean; type?: string } = {},
+		options: { items?: IDataObject[]; continueOnFail?: boolean; type?: string; typeVersion?: number } = {},
 	): Promise<NodeRunResult> {
-		const node = this.node('Node', options.type ?? ACTION_NODE_TYPE, parameters, [300, 0]);
+		const node = this.node('Node', options.type ?? ACTION_NODE_TYPE, parameters, [300, 0], options.typeVersion);
 		if (options.continueOnFail) node.onError = 'continueRegularOutput';
 		const run = await this.runWorkflow([node], { items: options.items ?? [{}] });
 		const taskData = run.data.resultData.runData.Node?.[0];
@@ -248,12 +248,13 @@ export class Engine {
 		return new LoadOptionsContext(this.workflow([node], {}), node, this.additionalData(), 'parameters');
 	}
 
-	node(name: string, type: string, parameters: INode['parameters'], position: [number, number]): INode {
+	/** Version 1 unless asked: what saved workflows of every node this package has published run. */
+	node(name: string, type: string, parameters: INode['parameters'], position: [number, number], typeVersion = 1): INode {
 		return {
 			id: name,
 			name,
 			type,
-			typeVersion: 1,
+			typeVersion,
 			position,
 			parameters,
 			credentials: { satelliteTrackingApi: { id: CREDENTIAL_ID, name: 'Sandbox' } },

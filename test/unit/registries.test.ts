@@ -54,7 +54,7 @@ describe('the trigger', () => {
 
 	it('shows the parameters saved workflows name for each event while it is selected', () => {
 		const properties = new SatelliteTrackingTrigger().description.properties;
-		const shownFor = (name: string) => properties.find((property) => property.name === name)?.displayOptions?.show?.events ?? [];
+		const shownFor = (name: string) => properties.find((property) => property.name === name)?.displayOptions?.show?.['/events'] ?? [];
 		const parameters: Record<string, string[]> = {
 			valueCrossed: ['thresholdRules'],
 			fuelDropped: ['fuelDropAmount', 'fuelDropWithinMinutes', 'fuelDropMaxSpeed'],

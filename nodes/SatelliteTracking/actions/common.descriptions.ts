@@ -40,24 +40,33 @@ export function applyLimit<T>(results: T[], limit: number): T[] {
 	return limit === Infinity ? results : results.slice(0, limit);
 }
 
+/**
+ * The last 24 hours unless the user says otherwise: a new node can run as it is instead of opening
+ * with two empty, red fields. Expressions, so each run reads the range up to its own now.
+ */
 export const dateRange: INodeProperties[] = [
 	{
 		displayName: 'From',
 		name: 'from',
 		type: 'dateTime',
-		default: '',
+		default: '={{ $now.minus({ hours: 24 }).toISO() }}',
 		required: true,
-		description: 'Start of the range (inclusive). Dates without a time zone are read as UTC.',
+		description: 'Start of the range (inclusive); by default 24 hours ago. Dates without a time zone are read as UTC.',
 	},
 	{
 		displayName: 'To',
 		name: 'to',
 		type: 'dateTime',
-		default: '',
+		default: '={{ $now.toISO() }}',
 		required: true,
-		description: 'End of the range (inclusive)',
+		description: 'End of the range (inclusive); by default now',
 	},
 ];
+
+/** A date range comes whole from the API, so a Limit silently leaves out the rest of it: say so. */
+export const returnAllAndLimitOfRange: INodeProperties[] = returnAllAndLimit.map((property) =>
+	property.name === 'limit' ? { ...property, hint: 'Only the first results of the range are returned; turn on Return All to get the rest' } : property,
+);
 
 /** Tags and attributes are string maps on the wire; the UI edits them as key/value rows. */
 export function keyValueCollection(name: string, label: string, description: string): INodeProperties {

@@ -77,3 +77,25 @@ export function resourceProperties(resources: Record<string, Resource>, defaultR
 		...all.flatMap((resource) => resource.properties),
 	];
 }
+
+/**
+ * The canvas subtitle in words, e.g. "Get Last Location: Device": the labels are looked up from the
+ * resources map inside the expression, since n8n evaluates the subtitle with the parameters' values
+ * only. An operation set by an expression, or one the map does not know, shows its value.
+ */
+export function subtitle(resources: Record<string, Resource>): string {
+	const operations: Record<string, string> = {};
+	const resourceNames: Record<string, string> = {};
+	for (const [resourceValue, resource] of Object.entries(resources)) {
+		resourceNames[resourceValue] = resource.option.name;
+		for (const [operationValue, operation] of Object.entries(resource.operations)) {
+			operations[`${resourceValue}:${operationValue}`] = operation.option.name;
+		}
+	}
+	const resource = '$parameter["resource"]';
+	const operation = '$parameter["operation"]';
+	return (
+		`={{ (${JSON.stringify(operations)}[${resource} + ":" + ${operation}] || ${operation})` +
+		` + ": " + (${JSON.stringify(resourceNames)}[${resource}] || ${resource}) }}`
+	);
+}

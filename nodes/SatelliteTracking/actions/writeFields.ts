@@ -28,7 +28,8 @@ export function readFields<Resource extends object>(
 	required: readonly string[],
 ): FieldChanges<Resource> {
 	const changes: FieldChanges<Resource> = { set: {}, cleared: [] };
-	for (const [name, raw] of Object.entries(values)) {
+	for (const [name, entered] of Object.entries(values)) {
+		const raw = pickedValue(entered);
 		const field = name as keyof Resource & string;
 		const spec = specs[field];
 		// A saved workflow may still carry an option a later version dropped.
@@ -39,6 +40,15 @@ export function readFields<Resource extends object>(
 		else changes.set[field] = value as Resource[typeof field];
 	}
 	return changes;
+}
+
+/**
+ * A picker (resource locator) inside a collection arrives whole, `{ mode, value }`; the wire wants
+ * its value. A plain value passes as it is: fields saved before they became pickers were texts.
+ */
+function pickedValue(value: unknown): unknown {
+	const isPick = typeof value === 'object' && value !== null && !Array.isArray(value) && 'mode' in value && 'value' in value;
+	return isPick ? (value as { value: unknown }).value : value;
 }
 
 /** The top-level required parameters of create, replace and upsert, read as one collection. */

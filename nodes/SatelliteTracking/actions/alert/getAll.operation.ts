@@ -5,8 +5,10 @@ import type { TrackingApiClient } from '../../../shared/transport';
 import { preview, type Check } from '../../../shared/validation';
 import { ALERT_NAMES, type AlertsRequest } from '../../../shared/wire';
 import { deviceLocator } from '../../../shared/descriptions';
-import { applyLimit, dateRange, readLimit, returnAllAndLimit } from '../common.descriptions';
+import { applyLimit, dateRange, readLimit, returnAllAndLimitOfRange } from '../common.descriptions';
 import type { OperationOption } from '../operation';
+import { prepareNaming, readable, simplify, type Naming } from '../readable';
+import { simplifyAlert } from '../../../shared/simplify';
 
 export const option: OperationOption = {
 	name: 'Get Many',
@@ -29,8 +31,11 @@ export const properties: INodeProperties[] = [
 		description:
 			'Only alerts with this name, one of those the service documents (an expression may give any other name the service knows). The service matches it exactly.',
 	},
-	...returnAllAndLimit,
+	...returnAllAndLimitOfRange,
+	simplify,
 ];
+
+export const prepareBatch = prepareNaming;
 
 /** The name exactly as chosen or given: the service matches names exactly, case included. */
 function toAlertName(value: unknown): Check<string> {
@@ -38,12 +43,12 @@ function toAlertName(value: unknown): Check<string> {
 	return typeof value === 'string' ? { ok: true, value } : { ok: false, problem: `must be text (got ${preview(value)})` };
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
+export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient, naming: Naming) {
 	const deviceId = getResourceId(this, itemIndex, 'deviceId', 'Device');
 	const body: AlertsRequest = getDateRange(this, itemIndex);
 	const alertName = checked(this, itemIndex, 'Alert Name', toAlertName(this.getNodeParameter('alertName', itemIndex, '')));
 	if (alertName !== '') body.alertName = alertName;
 	const limit = readLimit(this, itemIndex);
 	const alerts = await api.request('getAlerts', { params: { deviceId }, body, itemIndex });
-	return applyLimit(alerts, limit).map((alert) => ({ deviceId, ...alert }));
+	return await readable(this, itemIndex, naming, deviceId, applyLimit(alerts, limit), simplifyAlert);
 }

@@ -4,6 +4,8 @@ import { getResourceId } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
 import { deviceLocator } from '../../../shared/descriptions';
 import type { OperationOption } from '../operation';
+import { prepareNaming, readable, simplify, type Naming } from '../readable';
+import { simplifyFix } from '../../../shared/simplify';
 
 export const option: OperationOption = {
 	name: 'Get Last Location',
@@ -11,13 +13,17 @@ export const option: OperationOption = {
 	action: 'Get the last location of a device',
 };
 
-export const properties: INodeProperties[] = [{ ...deviceLocator, description: 'The device whose last fix to get' }];
+export const properties: INodeProperties[] = [{ ...deviceLocator, description: 'The device whose last fix to get' }, simplify];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
+export const prepareBatch = prepareNaming;
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient, naming: Naming) {
 	const deviceId = getResourceId(this, itemIndex, 'deviceId', 'Device');
 	const location = await api.find('getLastLocation', { params: { deviceId }, itemIndex });
+	if (location) return (await readable(this, itemIndex, naming, deviceId, [location], simplifyFix))[0];
 	// The service answers 404 both for a device that never reported and for an unknown id;
 	// asking for the device tells the two apart (and fails for an unknown one).
-	if (location === undefined) await api.request('getDevice', { params: { deviceId }, itemIndex });
-	return location ? { deviceId, ...location } : { deviceId, neverReported: true };
+	if (naming.names) return { deviceId, deviceName: await naming.names(deviceId), neverReported: true };
+	await api.request('getDevice', { params: { deviceId }, itemIndex });
+	return { deviceId, neverReported: true };
 }

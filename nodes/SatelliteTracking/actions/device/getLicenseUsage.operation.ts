@@ -13,7 +13,7 @@ const MAX_LICENSES = 10_000_000;
 
 export const option: OperationOption = {
 	name: 'Get License Usage',
-	description: "Count the account's active, expired and expiring devices and its free licenses. An expired device no longer uses a license and cannot be reactivated while none is free.",
+	description: 'Count active, expiring and expired devices and free licenses',
 	action: 'Get the license usage of the account',
 };
 

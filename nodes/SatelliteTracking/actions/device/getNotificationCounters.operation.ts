@@ -13,7 +13,7 @@ const MAX_DAILY_LIMIT = 1_000_000;
 
 export const option: OperationOption = {
 	name: 'Get Notification Counters',
-	description: 'Count the e-mails and SMS a device sent today, against the daily limits set in the web app',
+	description: "Count a device's e-mails and SMS of the day",
 	action: 'Get the notification counters of a device',
 };
 

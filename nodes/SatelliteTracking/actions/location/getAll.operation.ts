@@ -4,8 +4,10 @@ import { getDateRange, getResourceId } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
 import type { LocationsRequest } from '../../../shared/wire';
 import { deviceLocator } from '../../../shared/descriptions';
-import { applyLimit, dateRange, readLimit, returnAllAndLimit } from '../common.descriptions';
+import { applyLimit, dateRange, readLimit, returnAllAndLimitOfRange } from '../common.descriptions';
 import type { OperationOption } from '../operation';
+import { prepareNaming, readable, simplify, type Naming } from '../readable';
+import { simplifyFix } from '../../../shared/simplify';
 
 export const option: OperationOption = {
 	name: 'Get Many',
@@ -16,13 +18,16 @@ export const option: OperationOption = {
 export const properties: INodeProperties[] = [
 	{ ...deviceLocator, description: 'The device whose fixes to get' },
 	...dateRange,
-	...returnAllAndLimit,
+	...returnAllAndLimitOfRange,
+	simplify,
 ];
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
+export const prepareBatch = prepareNaming;
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient, naming: Naming) {
 	const deviceId = getResourceId(this, itemIndex, 'deviceId', 'Device');
 	const body: LocationsRequest = getDateRange(this, itemIndex);
 	const limit = readLimit(this, itemIndex);
 	const locations = await api.request('getLocations', { params: { deviceId }, body, itemIndex });
-	return applyLimit(locations, limit).map((location) => ({ deviceId, ...location }));
+	return await readable(this, itemIndex, naming, deviceId, applyLimit(locations, limit), simplifyFix);
 }

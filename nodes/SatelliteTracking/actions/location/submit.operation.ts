@@ -20,7 +20,7 @@ import {
 	type Location,
 	type LocationsRequest,
 } from '../../../shared/wire';
-import { collection, deviceLocator } from '../../../shared/descriptions';
+import { collection, deviceLocator, latitudeField, longitudeField } from '../../../shared/descriptions';
 import { keyValueCollection, keyValueMap } from '../common.descriptions';
 import type { OperationOption } from '../operation';
 
@@ -77,8 +77,8 @@ export const option: OperationOption = {
 
 export const properties: INodeProperties[] = [
 	{ ...deviceLocator, description: 'The device the fix belongs to' },
-	{ displayName: 'Latitude', name: 'latitude', type: 'number', default: 0, required: true, typeOptions: { numberPrecision: 6 } },
-	{ displayName: 'Longitude', name: 'longitude', type: 'number', default: 0, required: true, typeOptions: { numberPrecision: 6 } },
+	{ ...latitudeField, required: true },
+	{ ...longitudeField, required: true },
 	{ displayName: 'Date Time', name: 'dateTime', type: 'dateTime', default: '', required: true, description: 'When the fix was taken' },
 	collection(
 		'additionalFields',

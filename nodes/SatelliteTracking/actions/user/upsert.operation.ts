@@ -9,7 +9,7 @@ import type { OperationOption } from '../operation';
 
 export const option: OperationOption = {
 	name: 'Create or Update',
-	description: 'Create a new record, or update the current one if it already exists (upsert)',
+	description: 'Create a user, or update the one with the same e-mail',
 	action: 'Create or update a user',
 };
 

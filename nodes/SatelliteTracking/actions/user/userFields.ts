@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { FieldChanges } from '../../../shared/jsonPatch';
 import { toBoolean, toEmail, toIsoDateTime, toNonEmptyText, toNumberInRange, toTextList, type Check } from '../../../shared/validation';
-import { USER_REQUIRED_FIELDS, type UserWrite } from '../../../shared/wire';
+import { USER_PRIVILEGES, USER_REQUIRED_FIELDS, type UserWrite } from '../../../shared/wire';
+import { deviceLocator } from '../../../shared/descriptions';
 import { keyValueCollection, keyValueMap } from '../common.descriptions';
 import { additionalFields, readFields, requiredValues, type FieldSpecs } from '../writeFields';
 
@@ -27,12 +28,25 @@ export const USER_FIELDS: FieldSpecs<UserWrite> = {
 	disabledMessage: { label: 'Disabled Message', check: toNonEmptyText },
 	tags: { label: 'Tags', check: (value) => ({ ok: true, value: keyValueMap(value) }) },
 	privileges: { label: 'Privileges', check: toTextList },
-	group: { label: 'Group ID', check: toNonEmptyText },
-	deviceId: { label: 'Device ID', check: toNonEmptyText },
+	group: { label: 'Group', check: toNonEmptyText },
+	deviceId: { label: 'Device', check: toNonEmptyText },
 	adminDevices: { label: 'Admin Devices', check: toCount },
 	from: { label: 'From', check: toIsoDateTime },
 	expires: { label: 'Expires', check: toIsoDateTime },
 	password: { label: 'Password', check: toPassword },
+};
+
+/** On the wire a user's `group` is the group's NAME (the vendor's examples: "Admins"), not its id. */
+const userGroupPicker: INodeProperties = {
+	displayName: 'Group',
+	name: 'group',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	description: 'The group the user belongs to',
+	modes: [
+		{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchGroupNames', searchable: true } },
+		{ displayName: 'By Name', name: 'name', type: 'string', placeholder: 'e.g. Admins' },
+	],
 };
 
 const requiredFieldProperties: INodeProperties[] = [
@@ -68,12 +82,12 @@ const requiredFieldProperties: INodeProperties[] = [
 const optionalFieldProperties: INodeProperties[] = [
 	{ displayName: 'Admin Devices', name: 'adminDevices', type: 'number', typeOptions: { minValue: 0 }, default: 0, description: 'How many devices the user may administer' },
 	{ displayName: 'Description', name: 'description', type: 'string', default: '' },
-	{ displayName: 'Device ID', name: 'deviceId', type: 'string', default: '', description: 'The device linked to the user' },
+	{ ...deviceLocator, required: false, description: 'The device linked to the user' },
 	{ displayName: 'Disabled', name: 'disabled', type: 'boolean', default: false, description: 'Whether the user is locked out' },
 	{ displayName: 'Disabled Message', name: 'disabledMessage', type: 'string', default: '', description: 'What a disabled user sees on signing in' },
 	{ displayName: 'Expires', name: 'expires', type: 'dateTime', default: '', description: 'When the account stops working' },
 	{ displayName: 'From', name: 'from', type: 'dateTime', default: '', description: 'When the account starts working' },
-	{ displayName: 'Group ID', name: 'group', type: 'string', default: '', description: 'The group the user belongs to, e.g. grp-123' },
+	userGroupPicker,
 	{ displayName: 'Message', name: 'message', type: 'string', default: '', description: 'A message shown to the user' },
 	{
 		displayName: 'Password',
@@ -83,7 +97,15 @@ const optionalFieldProperties: INodeProperties[] = [
 		default: '',
 		description: 'Write-only: the API never returns it, and the node never outputs it',
 	},
-	{ displayName: 'Privileges', name: 'privileges', type: 'string', default: '', description: 'Comma-separated, e.g. ViewDevices, SendCommands' },
+	{
+		displayName: 'Privileges',
+		name: 'privileges',
+		type: 'multiOptions',
+		// The values the service's user examples carry; others can still come from an expression.
+		options: USER_PRIVILEGES.map((privilege) => ({ name: privilege.charAt(0).toUpperCase() + privilege.slice(1), value: privilege })),
+		default: [],
+		description: 'What the user may do',
+	},
 	keyValueCollection('tags', 'Tags', 'Free-form key/value labels of the user'),
 ];
 

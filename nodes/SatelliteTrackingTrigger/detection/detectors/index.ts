@@ -50,14 +50,14 @@ export const EVENTS: Record<EventKind, EventDefinition> = {
 	},
 	dailyLimitNear: {
 		name: 'Daily Limit Near',
-		description: "A device's email or SMS count of the day reaches the set share of its daily limit, then the limit",
+		description: "A device's e-mails or SMS of the day near its daily limit",
 		order: 6,
 		detector: dailyLimitNear,
 	},
 	deviceBackOnline: { name: 'Device Back Online', description: 'A device reported silent sends a fix again', order: 7, detector: deviceSilent },
-	geofenceDwell: { name: 'Geofence Dwell', description: 'A device stays inside one of the geofences below for the set time', order: 8, detector: geofenceDwell },
+	geofenceDwell: { name: 'Geofence Dwell', description: 'A device stays in a geofence below for the set time', order: 8, detector: geofenceDwell },
 	inputChanged: { name: 'Input Changed', description: 'A digital input (or output) of a device switches on or off', order: 9, detector: inputChanged },
-	valueCrossed: { name: 'Telemetry Threshold', description: 'A telemetry value (temperature, fuel, battery…) crosses a rule below', order: 10, detector: valueCrossed },
+	valueCrossed: { name: 'Telemetry Threshold', description: 'A value such as temperature or fuel crosses a rule below', order: 10, detector: valueCrossed },
 	fuelDropped: { name: 'Fuel Dropped', description: 'Fuel falls sharply between two fixes of a standing vehicle', order: 11, detector: fuelDropped },
 };
 

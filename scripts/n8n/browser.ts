@@ -1,0 +1,92 @@
+/**
+ * The real n8n editor in headless Debian `chromium`, driven by playwright-core (a dev dependency
+ * installed with PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1): no browser is ever downloaded. Used by
+ * scripts/screenshot.ts and by the e2e's editor checks (scripts/e2e/editorChecks.ts).
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import type { BrowserContext, Page } from 'playwright-core';
+
+import type { Owner } from './editor';
+import { fail, log } from './processes';
+
+export const CHROMIUM = '/usr/bin/chromium';
+const UI_TIMEOUT_MS = 60_000;
+
+/** Debian's chromium, installed when missing (about 30 s); never a downloaded browser build. */
+export function ensureChromium(): void {
+	if (fs.existsSync(CHROMIUM)) return;
+	log(`${CHROMIUM} is missing: installing Debian's chromium (apt-get update && apt-get install -y chromium)`);
+	const sudo = typeof process.getuid === 'function' && process.getuid() !== 0 ? 'sudo ' : '';
+	const result = spawnSync('bash', ['-c', `${sudo}apt-get update && ${sudo}apt-get install -y chromium`], { stdio: 'inherit' });
+	if (result.status !== 0 || !fs.existsSync(CHROMIUM)) fail(`installing chromium failed (exit ${result.status})`);
+}
+
+export interface Browser {
+	page: Page;
+	close(): Promise<void>;
+}
+
+/**
+ * A fresh profile, signed in as `owner` through the sign-in form: n8n ties its session cookie to
+ * the browser's own id (browser-id header), so a cookie obtained over REST is not accepted by the page.
+ */
+export async function openSignedIn(base: string, owner: Owner, viewport = { width: 1440, height: 900 }): Promise<Browser> {
+	// Loaded here so `npm run dev` and the e2e's CLI part never need it.
+	const { chromium } = await import('playwright-core');
+	const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'satellite-chromium-'));
+	let context: BrowserContext | undefined;
+	const close = async () => {
+		await context?.close().catch(() => undefined);
+		fs.rmSync(profile, { recursive: true, force: true });
+	};
+	try {
+		context = await chromium.launchPersistentContext(profile, {
+			executablePath: CHROMIUM,
+			headless: true,
+			viewport,
+			deviceScaleFactor: 1,
+			args: [
+				'--no-sandbox',
+				'--disable-gpu',
+				'--disable-quic',
+				'--no-first-run',
+				'--disable-background-networking',
+				'--disable-component-update',
+				'--disable-sync',
+			],
+		});
+		const page = context.pages()[0] ?? (await context.newPage());
+		page.setDefaultTimeout(UI_TIMEOUT_MS);
+		await page.goto(`${base}/signin`);
+		await page.locator('input[name="emailOrLdapLoginId"]').fill(owner.email);
+		await page.locator('input[name="password"]').fill(owner.password);
+		await page.locator('input[name="password"]').press('Enter');
+		await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
+		return { page, close };
+	} catch (error) {
+		await close();
+		throw error;
+	}
+}
+
+/** Opens a workflow and double-clicks a node on the canvas; resolves with the node's panel (NDV). */
+export async function openNodePanel(page: Page, base: string, workflowId: string, nodeName: string) {
+	await page.goto(`${base}/workflow/${workflowId}`);
+	const node = page.locator(`[data-test-id="canvas-node"][data-node-name="${nodeName}"]`);
+	await node.waitFor({ state: 'visible' });
+	await node.dblclick();
+	const ndv = page.locator('[data-test-id="ndv"]');
+	await ndv.waitFor({ state: 'visible' });
+	return ndv;
+}
+
+/** What the browser showed when a step failed, saved beside the temp folder for whoever has to fix it. */
+export async function failureShot(page: Page, dir: string, label: string): Promise<string> {
+	const file = path.join(dir, `satellite-${label}-failed-${Date.now()}.png`);
+	await page.screenshot({ path: file }).catch(() => undefined);
+	return file;
+}

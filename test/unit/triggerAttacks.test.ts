@@ -6,6 +6,7 @@
 import { circleGeofence, type Geofence } from '../../nodes/shared/geo/geofence';
 import { advance, type ReadOutcome } from '../../nodes/SatelliteTrackingTrigger/detection/advance';
 import { planReads } from '../../nodes/SatelliteTrackingTrigger/detection/plan';
+import { sampleEvents } from '../../nodes/SatelliteTrackingTrigger/detection/samples';
 import { emptyState } from '../../nodes/SatelliteTrackingTrigger/detection/state';
 import type { DetectionSettings, DeviceInfo, EventKind, ThresholdRule, TriggerState } from '../../nodes/SatelliteTrackingTrigger/detection/types';
 import type { Location } from '../../nodes/shared/wire';
@@ -127,6 +128,14 @@ describe('a device the first poll listed but could not read', () => {
 describe('valueCrossed with a rule listed twice', () => {
 	it('fires once', () => {
 		expect(temperatures([7, 9], [rule(), rule()])).toEqual([0, 1]);
+	});
+});
+
+describe('Fetch Test Event with only Location Updated selected', () => {
+	it('shows a first fix with every field of the event, distanceMeters too', () => {
+		const outcomes = new Map<string, ReadOutcome>([[truck.id, { ok: true, fixes: [fix(0)] }]]);
+		const [item] = sampleEvents([truck], outcomes, settings(['locationUpdated']), at(1));
+		expect(item).toMatchObject({ event: 'locationUpdated', previousLocation: null, distanceMeters: null });
 	});
 });
 

@@ -41,7 +41,7 @@ export interface TriggerEvent {
 	location: Location | FixPosition | null;
 	/** locationUpdated: null for a device's first fix. */
 	previousLocation?: FixPosition | null;
-	distanceMeters?: number;
+	distanceMeters?: number | null;
 	geofence?: string;
 	silentForMinutes?: number;
 	expires?: string;

@@ -64,6 +64,7 @@ export function readSettings(context: IPollFunctions): TriggerSettings {
 				toNumberInRange(parameter('expiringWithinDays', DEFAULT_EXPIRING_WITHIN_DAYS), 0, Infinity),
 			),
 			alertFilter: check('Alert Text Filter', toTextList(parameter('alertFilter', ''))).map((text) => text.toLowerCase()),
+			alertNames: check('Alert Names', toTextList(parameter('alertNames', []))),
 			dailyLimit: events.includes('dailyLimitNear') ? readDailyLimit(context, parameter, check) : undefined,
 			thresholdRules: events.includes('valueCrossed') ? readThresholdRules(context, parameter, check) : undefined,
 			fuelDrop: events.includes('fuelDropped') ? readFuelDrop(parameter, check) : undefined,

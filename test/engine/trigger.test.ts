@@ -150,6 +150,31 @@ describe('Satellite Tracking Trigger', () => {
 		});
 	});
 
+	it('Critical Alert with Alert Names reports only alerts of those documented names, and a fix flagged critical whatever the filter', async () => {
+		const T0 = Date.parse('2026-05-04T08:00:00Z');
+		const setNow = fakeDateFrom(T0);
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+			addDevice(h.sandbox, 'van-9');
+			addFix(h.sandbox, 'van-9', T0 - 10 * MINUTE, OUT_OF_DEPOT);
+			const parameters = { events: ['criticalAlert'], readMode: 'everyFix', deviceSelection: 'tag', tagKey: 'scripted', alertNames: ['SOSButton', 'GPSOff'] };
+			const staticData: IDataObject = {};
+			expect(await h.poll(parameters, staticData)).toEqual([]);
+
+			addFix(h.sandbox, 'van-9', T0 + 1 * MINUTE, OUT_OF_DEPOT, { alerts: ['SpeedLimit'], alertTexts: ['Speed limit exceeded'] });
+			addFix(h.sandbox, 'van-9', T0 + 2 * MINUTE, OUT_OF_DEPOT, { alerts: ['SOSButton'], alertTexts: ['SOS pressed by driver'] });
+			addFix(h.sandbox, 'van-9', T0 + 3 * MINUTE, OUT_OF_DEPOT, { alerts: ['SOSButtonPressed'] });
+			addFix(h.sandbox, 'van-9', T0 + 4 * MINUTE, OUT_OF_DEPOT, { alerts: ['HarshBraking'], hasCriticalAlert: true });
+			setNow(T0 + 5 * MINUTE);
+
+			const events = await h.poll(parameters, staticData);
+			expect(events.map((e) => [e.location?.dateTime, e.alerts])).toEqual([
+				[new Date(T0 + 2 * MINUTE).toISOString(), ['SOSButton']],
+				[new Date(T0 + 4 * MINUTE).toISOString(), ['HarshBraking']],
+			]);
+			await expect(h.poll({ ...parameters, alertNames: { SOSButton: true } }, {})).rejects.toThrow('Invalid "Alert Names"');
+		});
+	});
+
 	it('Every-fix mode reports a geofence entry and exit that happened entirely between two polls', async () => {
 		const T0 = Date.parse('2026-05-04T08:00:00Z');
 		const setNow = fakeDateFrom(T0);

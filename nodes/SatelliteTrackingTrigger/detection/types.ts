@@ -135,6 +135,8 @@ export interface DetectionSettings {
 	expiringWithinDays: number;
 	/** criticalAlert: lower-case texts of which an alert must contain one; empty for any alert. */
 	alertFilter: string[];
+	/** criticalAlert: documented alert names (`fix.alerts`) that count, exactly as the service spells them; empty for any. */
+	alertNames?: string[];
 	/** dailyLimitNear: absent when the event is not watched. */
 	dailyLimit?: DailyLimitSettings;
 	/** valueCrossed: absent (or empty) when the event is not watched. */

@@ -57,13 +57,14 @@ export function readSettings(context: IPollFunctions): TriggerSettings {
 		detection: {
 			events,
 			geofences,
-			minDistanceMeters: Math.max(0, Number(parameter('minDistanceMeters', 0))),
-			silentAfterMinutes: Math.max(0, Number(parameter('silentAfterMinutes', DEFAULT_SILENT_AFTER_MINUTES))),
-			expiringWithinDays: Math.max(0, Number(parameter('expiringWithinDays', DEFAULT_EXPIRING_WITHIN_DAYS))),
-			alertFilter: parameter('alertFilter', '')
-				.split(',')
-				.map((text) => text.trim().toLowerCase())
-				.filter((text) => text !== ''),
+			minDistanceMeters: check('Minimum Distance (Metres)', toNumberInRange(parameter('minDistanceMeters', 0), 0, Infinity)),
+			silentAfterMinutes: check('Silent After (Minutes)', toPositive(parameter('silentAfterMinutes', DEFAULT_SILENT_AFTER_MINUTES))),
+			expiringWithinDays: check(
+				'Expiring Within (Days)',
+				toNumberInRange(parameter('expiringWithinDays', DEFAULT_EXPIRING_WITHIN_DAYS), 0, Infinity),
+			),
+			alertFilter: check('Alert Text Filter', toTextList(parameter('alertFilter', ''))).map((text) => text.toLowerCase()),
+			alertNames: check('Alert Names', toTextList(parameter('alertNames', []))),
 			dailyLimit: events.includes('dailyLimitNear') ? readDailyLimit(context, parameter, check) : undefined,
 			thresholdRules: events.includes('valueCrossed') ? readThresholdRules(context, parameter, check) : undefined,
 			fuelDrop: events.includes('fuelDropped') ? readFuelDrop(parameter, check) : undefined,
@@ -197,6 +198,15 @@ function toOneOf<T extends string>(value: unknown, allowed: readonly T[]): Check
 	return (allowed as readonly unknown[]).includes(value)
 		? { ok: true, value: value as T }
 		: { ok: false, problem: `must be one of ${allowed.join(', ')} (got ${preview(value)})` };
+}
+
+/** `SOS, Power cut` (or an expression's array) as trimmed texts, empty ones left out. */
+function toTextList(value: unknown): Check<string[]> {
+	const parts = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : undefined;
+	if (!parts || parts.some((part) => typeof part !== 'string' && typeof part !== 'number')) {
+		return { ok: false, problem: `must be texts separated by commas (got ${preview(value)})` };
+	}
+	return { ok: true, value: parts.map((part) => String(part).trim()).filter((text) => text !== '') };
 }
 
 /** `0, 2` (or an expression's array) as input indexes; empty for all. */

@@ -150,6 +150,31 @@ describe('Satellite Tracking Trigger', () => {
 		});
 	});
 
+	it('Critical Alert with Alert Names reports only alerts of those documented names, and a fix flagged critical whatever the filter', async () => {
+		const T0 = Date.parse('2026-05-04T08:00:00Z');
+		const setNow = fakeDateFrom(T0);
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+			addDevice(h.sandbox, 'van-9');
+			addFix(h.sandbox, 'van-9', T0 - 10 * MINUTE, OUT_OF_DEPOT);
+			const parameters = { events: ['criticalAlert'], readMode: 'everyFix', deviceSelection: 'tag', tagKey: 'scripted', alertNames: ['SOSButton', 'GPSOff'] };
+			const staticData: IDataObject = {};
+			expect(await h.poll(parameters, staticData)).toEqual([]);
+
+			addFix(h.sandbox, 'van-9', T0 + 1 * MINUTE, OUT_OF_DEPOT, { alerts: ['SpeedLimit'], alertTexts: ['Speed limit exceeded'] });
+			addFix(h.sandbox, 'van-9', T0 + 2 * MINUTE, OUT_OF_DEPOT, { alerts: ['SOSButton'], alertTexts: ['SOS pressed by driver'] });
+			addFix(h.sandbox, 'van-9', T0 + 3 * MINUTE, OUT_OF_DEPOT, { alerts: ['SOSButtonPressed'] });
+			addFix(h.sandbox, 'van-9', T0 + 4 * MINUTE, OUT_OF_DEPOT, { alerts: ['HarshBraking'], hasCriticalAlert: true });
+			setNow(T0 + 5 * MINUTE);
+
+			const events = await h.poll(parameters, staticData);
+			expect(events.map((e) => [e.location?.dateTime, e.alerts])).toEqual([
+				[new Date(T0 + 2 * MINUTE).toISOString(), ['SOSButton']],
+				[new Date(T0 + 4 * MINUTE).toISOString(), ['HarshBraking']],
+			]);
+			await expect(h.poll({ ...parameters, alertNames: { SOSButton: true } }, {})).rejects.toThrow('Invalid "Alert Names"');
+		});
+	});
+
 	it('Every-fix mode reports a geofence entry and exit that happened entirely between two polls', async () => {
 		const T0 = Date.parse('2026-05-04T08:00:00Z');
 		const setNow = fakeDateFrom(T0);
@@ -476,6 +501,43 @@ describe('Satellite Tracking Trigger', () => {
 			expect(new Set(first.map((e) => e.event))).toEqual(
 				new Set(['locationUpdated', 'geofenceEntered', 'geofenceExited', 'criticalAlert', 'deviceSilent', 'deviceExpiring']),
 			);
+		});
+	});
+
+	it('gives the new events of one poll distinct ids, and the same ids when the poll is repeated from the saved state after a restart', async () => {
+		const T0 = Date.parse('2026-05-04T08:00:00Z');
+		const setNow = fakeDateFrom(T0);
+		await withTriggerSandbox({ deviceCount: 2 }, async (h) => {
+			addDevice(h.sandbox, 'reefer-9');
+			addFix(h.sandbox, 'reefer-9', T0 - 10 * MINUTE, IN_DEPOT, { temperature: 5, fuel: 60, speed: 0, inputs: [false, false], outputs: [false] });
+			const parameters = {
+				events: ['valueCrossed', 'fuelDropped', 'inputChanged', 'deviceBackOnline', 'geofenceDwell'],
+				readMode: 'everyFix',
+				deviceSelection: 'selected',
+				devices: { device: [{ deviceId: 'reefer-9' }] },
+				geofences,
+				dwellMinutes: 30,
+				silentAfterMinutes: 5,
+				thresholdRules: { rule: [{ field: 'temperature', direction: 'above', value: 8 }, { field: 'temperature', direction: 'above', value: 8, hysteresis: 1 }] },
+				fuelDropAmount: 10,
+				inputLines: 'both',
+			};
+			const staticData: IDataObject = {};
+			expect(await h.poll(parameters, staticData)).toEqual([]);
+			// One fix switches input 0 and output 0 at once, crosses both rules and loses 20 l while parked.
+			addFix(h.sandbox, 'reefer-9', T0 + MINUTE, IN_DEPOT, { temperature: 9, fuel: 40, speed: 0, inputs: [true, false], outputs: [true] });
+			addFix(h.sandbox, 'reefer-9', T0 + 25 * MINUTE, IN_DEPOT, { temperature: 9, fuel: 40, speed: 0, inputs: [true, false], outputs: [true] });
+			setNow(T0 + 26 * MINUTE);
+			const saved = restartedFrom(staticData);
+			const first = await h.poll(parameters, restartedFrom(saved));
+			h.restart();
+			setNow(T0 + 27 * MINUTE);
+			const repeated = await h.poll(parameters, restartedFrom(saved));
+			expect(first.map((e) => e.event).sort()).toEqual(
+				['deviceBackOnline', 'fuelDropped', 'geofenceDwell', 'inputChanged', 'inputChanged', 'valueCrossed', 'valueCrossed'].sort(),
+			);
+			expect(new Set(first.map((e) => e.eventId)).size).toBe(first.length);
+			expect(repeated.map((e) => [e.event, e.eventId])).toEqual(first.map((e) => [e.event, e.eventId]));
 		});
 	});
 
@@ -834,6 +896,21 @@ describe('telemetry, inputs, back online, dwell and new devices (issue 18)', () 
 			await expect(poll({ events: ['fuelDropped'], fuelDropWithinMinutes: 0 })).rejects.toThrow('Invalid "Fuel Drop Within (Minutes)"');
 			await expect(poll({ events: ['geofenceDwell'], dwellMinutes: 30 })).rejects.toThrow('Add at least one geofence');
 			await expect(poll({ events: ['geofenceDwell'], geofences, dwellMinutes: 'long' })).rejects.toThrow('Invalid "Dwell (Minutes)"');
+		});
+	});
+
+	it('refuses the older events\' bad numbers from expressions instead of reading them as 0 or NaN, and takes an alert filter given as a list', async () => {
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+			const poll = (parameters: INodeParameters) => h.poll(parameters, {});
+			// NaN made every device silent at once; a negative number was read as 0, which did the same.
+			await expect(poll({ events: ['deviceSilent'], silentAfterMinutes: 'abc' })).rejects.toThrow('Invalid "Silent After (Minutes)"');
+			await expect(poll({ events: ['deviceBackOnline'], silentAfterMinutes: -5 })).rejects.toThrow('Invalid "Silent After (Minutes)"');
+			await expect(poll({ events: ['locationUpdated'], minDistanceMeters: 'far' })).rejects.toThrow('Invalid "Minimum Distance (Metres)"');
+			await expect(poll({ events: ['deviceExpiring'], expiringWithinDays: 'soon' })).rejects.toThrow('Invalid "Expiring Within (Days)"');
+			await expect(poll({ events: ['deviceExpiring'], expiringWithinDays: -1 })).rejects.toThrow('Invalid "Expiring Within (Days)"');
+			await expect(poll({ events: ['criticalAlert'], alertFilter: { sos: true } })).rejects.toThrow('Invalid "Alert Text Filter"');
+			// An expression may hand over a list: each entry is one text, as the comma-separated form.
+			await expect(poll({ events: ['criticalAlert'], alertFilter: ['SOS', 'Power cut'] })).resolves.toEqual(expect.any(Array));
 		});
 	});
 });

@@ -70,6 +70,8 @@ export function advance(
 		events.push(...detection.events);
 	}
 	const listed = new Set(devices.map((device) => device.id));
+	// Listed by the first poll, not read yet, and left out of this listing: still a baseline when it is back.
+	baselinePending.push(...[...awaitingBaseline].filter((deviceId) => !listed.has(deviceId)));
 	for (const [deviceId, kept] of Object.entries(previous.devices)) {
 		if (listed.has(deviceId)) continue;
 		const absentSince = kept.absentSince ?? now.toISOString();

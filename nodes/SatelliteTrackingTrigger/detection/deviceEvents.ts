@@ -27,7 +27,7 @@ export function detectDeviceEvents(
 	notifications?: DayCounts[],
 ): DeviceDetection {
 	const known = previous ?? {};
-	const { fresh, newest, fix, keys, digest } = freshFixes(known, fetched);
+	const { fresh, newest, fix, keys, digest } = freshFixes(known, fetched, now);
 	const observation: Observation = {
 		device,
 		fresh,

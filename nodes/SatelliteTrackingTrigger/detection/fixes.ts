@@ -5,7 +5,7 @@
  */
 import { hash32, shortHash } from '../../shared/hash';
 import type { Location } from '../../shared/wire';
-import type { DeviceState, FixPosition, SeenFix } from './types';
+import type { DeviceState, FixPosition, NumericFixField, SeenFix } from './types';
 
 /** Fingerprints at the newest timestamp are kept one by one up to this many: the usual case, exact and small. */
 const MAX_KEYS = 20;
@@ -20,6 +20,14 @@ const DIGEST_PROBES = 7;
 
 export const MINUTE_MS = 60_000;
 
+/**
+ * A fix dated further than this after the poll is a clock glitch (a GPS date decoded wrongly), not
+ * news: taken as the newest fix it would hide every real fix after it until that date, and the
+ * device could never be silent. A device whose clock runs hours ahead (a zone taken for UTC) still
+ * works: its fixes are consistently ahead, by less than this.
+ */
+const FUTURE_TOLERANCE_MS = 24 * 60 * MINUTE_MS;
+
 export function fixTime(fix: { dateTime: string }): number {
 	return Date.parse(fix.dateTime);
 }
@@ -28,6 +36,21 @@ export function fixTime(fix: { dateTime: string }): number {
 export function fixFingerprint(fix: Location | FixPosition): unknown[] {
 	const raised = fix as Partial<Location>;
 	return [fixTime(fix), fix.latitude, fix.longitude, raised.hasCriticalAlert ?? false, raised.alertTexts ?? [], raised.alerts ?? []];
+}
+
+/** A telemetry field's value when the fix carries it as a number; undefined when absent, null, text or NaN. */
+export function numericValue(fix: Partial<Location>, field: NumericFixField): number | undefined {
+	const value = fix[field];
+	return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+/**
+ * `a - b` rounded to nine decimals. Telemetry comes with a few decimals, and binary floating point
+ * makes 8 - 7.8 come out as 0.20000000000000018: "more than" a hysteresis of 0.2 for a value that
+ * is exactly on its edge.
+ */
+export function difference(a: number, b: number): number {
+	return Math.round((a - b) * 1e9) / 1e9;
 }
 
 export function fixKey(fix: Location): string {
@@ -65,9 +88,11 @@ export interface FreshFixes {
 
 type SeenAtNewest = Pick<DeviceState, 'keys' | 'digest'>;
 
-export function freshFixes(previous: Pick<DeviceState, 'fix' | 'keys' | 'digest'>, fetched: Location[]): FreshFixes {
+/** `now`: the poll's time; fixes dated more than a day after it are left out. */
+export function freshFixes(previous: Pick<DeviceState, 'fix' | 'keys' | 'digest'>, fetched: Location[], now?: Date): FreshFixes {
+	const latest = now === undefined ? Infinity : now.getTime() + FUTURE_TOLERANCE_MS;
 	const sorted = fetched
-		.filter(isUsable)
+		.filter((fix) => isUsable(fix) && fixTime(fix) <= latest)
 		.map((fix, index) => ({ fix, index, time: fixTime(fix) }))
 		.sort((a, b) => a.time - b.time || a.index - b.index)
 		.map(({ fix }) => fix);

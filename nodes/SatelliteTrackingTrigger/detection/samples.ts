@@ -24,7 +24,7 @@ export function sampleEvents(
 	});
 	const real = read.flatMap(({ device, fixes, notifications }) => detectDeviceEvents(undefined, device, fixes, current, now, notifications).events);
 	const observations = read.map(({ device, fixes, notifications }): Observation => {
-		const { fresh, newest } = freshFixes({}, fixes);
+		const { fresh, newest } = freshFixes({}, fixes, now);
 		return { device, fresh, newest, now, notifications };
 	});
 	const source = newestObservation(observations);

@@ -41,7 +41,7 @@ export interface TriggerEvent {
 	location: Location | FixPosition | null;
 	/** locationUpdated: null for a device's first fix. */
 	previousLocation?: FixPosition | null;
-	distanceMeters?: number;
+	distanceMeters?: number | null;
 	geofence?: string;
 	silentForMinutes?: number;
 	expires?: string;
@@ -135,6 +135,8 @@ export interface DetectionSettings {
 	expiringWithinDays: number;
 	/** criticalAlert: lower-case texts of which an alert must contain one; empty for any alert. */
 	alertFilter: string[];
+	/** criticalAlert: documented alert names (`fix.alerts`) that count, exactly as the service spells them; empty for any. */
+	alertNames?: string[];
 	/** dailyLimitNear: absent when the event is not watched. */
 	dailyLimit?: DailyLimitSettings;
 	/** valueCrossed: absent (or empty) when the event is not watched. */
@@ -187,8 +189,9 @@ export interface DeviceState {
 	limits?: { day: string; reported?: string[] };
 	/** valueCrossed: rule key → the device's value is inside the rule's range. */
 	ranges?: Record<string, boolean>;
-	/** fuelDropped: the fuel of the newest fix processed, when it had one. */
+	/** fuelDropped: the newest fuel level processed, and its fix's time when that is not the newest fix's (`fix.at`). */
 	fuel?: number;
+	fuelAt?: string;
 	/** inputChanged: the newest fix's inputs and outputs as bits, e.g. `10` and `0`. */
 	inputs?: string;
 	outputs?: string;

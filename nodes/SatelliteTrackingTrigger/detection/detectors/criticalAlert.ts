@@ -1,13 +1,24 @@
-import type { Location } from '../../../shared/wire';
+import { ALERT_NAMES, type Location } from '../../../shared/wire';
 import { deviceEvent, type Detector } from '../detector';
 
 /**
- * Every new fix that carries an alert. The filter narrows which alert texts count; a fix the device
- * flags critical (`hasCriticalAlert`, which the API keeps apart from the texts) is reported whatever
- * the filter.
+ * Every new fix that carries an alert. The filters narrow which alerts count (a documented alert
+ * name, or a text); a fix the device flags critical (`hasCriticalAlert`, which the API keeps apart
+ * from the alerts) is reported whatever the filters.
  */
 export const criticalAlert: Detector = {
 	properties: [
+		{
+			displayName: 'Alert Names',
+			name: 'alertNames',
+			type: 'multiOptions',
+			default: [],
+			options: Object.entries(ALERT_NAMES)
+				.map(([name, meaning]) => ({ name, value: name, description: meaning }))
+				.sort((a, b) => a.name.localeCompare(b.name)),
+			description:
+				'Only alerts of these names, as the platform raises them when they are configured for the device in the web app. Empty, with an empty text filter: every alert.',
+		},
 		{
 			displayName: 'Alert Text Filter',
 			name: 'alertFilter',
@@ -15,12 +26,12 @@ export const criticalAlert: Detector = {
 			default: '',
 			placeholder: 'e.g. SOS, Power cut',
 			description:
-				'Only alerts whose text contains one of these (comma-separated, any case). Empty: every alert. A fix the device flags critical is reported whatever this filter.',
+				'Only alerts whose text contains one of these (comma-separated, any case), besides those of the names above. A fix the device flags critical is reported whatever the filters.',
 		},
 	],
 	detect(observation, _previous, settings) {
 		const events = observation.fresh.flatMap((fix) => {
-			const alerts = matchingAlerts(fix, settings.alertFilter);
+			const alerts = matchingAlerts(fix, settings.alertFilter, settings.alertNames ?? []);
 			return alerts ? [deviceEvent('criticalAlert', observation, fix, { alerts })] : [];
 		});
 		return { events };
@@ -34,13 +45,15 @@ export const criticalAlert: Detector = {
 };
 
 /**
- * The fix's alert texts to report: those matching the filter, or all of them for a fix flagged
- * critical; undefined when the fix raises nothing to report.
+ * The fix's alerts to report: its texts containing one of the filter's and its names chosen, all of
+ * them without filters or for a fix flagged critical; undefined when the fix raises nothing to report.
  */
-export function matchingAlerts(fix: Location, filter: string[]): string[] | undefined {
+export function matchingAlerts(fix: Location, filter: string[], names: string[] = []): string[] | undefined {
 	const texts = alertTexts(fix);
-	if (fix.hasCriticalAlert === true) return texts;
-	const matched = filter.length === 0 ? texts : texts.filter((text) => filter.some((needle) => text.toLowerCase().includes(needle)));
+	if (fix.hasCriticalAlert === true || (filter.length === 0 && names.length === 0)) return texts.length > 0 || fix.hasCriticalAlert === true ? texts : undefined;
+	const matched = texts.filter(
+		(text) => filter.some((needle) => text.toLowerCase().includes(needle)) || (names.includes(text) && (fix.alerts ?? []).includes(text)),
+	);
 	return matched.length > 0 ? matched : undefined;
 }
 

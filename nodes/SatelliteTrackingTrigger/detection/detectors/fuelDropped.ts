@@ -1,6 +1,6 @@
 import type { Location } from '../../../shared/wire';
 import { deviceEvent, type Detector } from '../detector';
-import { fixTime, MINUTE_MS } from '../fixes';
+import { difference, fixTime, MINUTE_MS, numericValue } from '../fixes';
 import type { TriggerEvent } from '../types';
 
 export const DEFAULT_FUEL_DROP_AMOUNT = 10;
@@ -45,13 +45,13 @@ export const fuelDropped: Detector = {
 		if (!config) return { events: [] };
 		const events: TriggerEvent[] = [];
 		let fuel = previous.fuel;
-		let at = observation.previous ? Date.parse(observation.previous.at) : undefined;
+		let fuelAt = previous.fuelAt ?? observation.previous?.at;
 		for (const fix of observation.fresh) {
-			const now = typeof fix.fuel === 'number' && Number.isFinite(fix.fuel) ? fix.fuel : undefined;
-			const time = fixTime(fix);
-			if (now !== undefined && fuel !== undefined && at !== undefined) {
-				const dropped = fuel - now;
-				const minutes = (time - at) / MINUTE_MS;
+			const now = numericValue(fix, 'fuel');
+			if (now === undefined) continue;
+			if (fuel !== undefined && fuelAt !== undefined) {
+				const dropped = difference(fuel, now);
+				const minutes = (fixTime(fix) - Date.parse(fuelAt)) / MINUTE_MS;
 				const standing = (fix.speed ?? 0) <= config.maxSpeed;
 				if (dropped > config.amount && minutes <= config.withinMinutes && standing) {
 					events.push(
@@ -65,17 +65,16 @@ export const fuelDropped: Detector = {
 				}
 			}
 			fuel = now;
-			at = time;
+			fuelAt = fix.dateTime;
 		}
-		const kept = observation.fresh.length > 0 ? fuel : previous.fuel;
-		return { events, state: { fuel: kept } };
+		const newestAt = observation.fresh[observation.fresh.length - 1]?.dateTime ?? observation.previous?.at;
+		return { events, state: { fuel, fuelAt: fuel === undefined || fuelAt === newestAt ? undefined : fuelAt } };
 	},
 	sample(_kind, observation, settings) {
 		// The newest fuel level, as if it had just fallen by the set amount.
 		const config = settings.fuelDrop ?? { amount: DEFAULT_FUEL_DROP_AMOUNT, withinMinutes: DEFAULT_FUEL_DROP_WITHIN_MINUTES };
 		const fix = observation.newest ?? null;
-		const fuel = (fix as Partial<Location> | null)?.fuel;
-		const value = typeof fuel === 'number' && Number.isFinite(fuel) ? fuel : 0;
+		const value = (fix && numericValue(fix as Partial<Location>, 'fuel')) ?? 0;
 		return deviceEvent('fuelDropped', observation, fix, {
 			value,
 			previousValue: round(value + config.amount),

@@ -1,7 +1,7 @@
 import { geofenceContains, type Geofence } from '../../../shared/geo/geofence';
 import { deviceEvent, type Detector, type Observation } from '../detector';
-import { toPosition } from '../fixes';
-import type { DetectionSettings, TriggerEvent } from '../types';
+import { fixFingerprint, toPosition } from '../fixes';
+import type { DetectionSettings, EventKind, TriggerEvent } from '../types';
 
 /**
  * Entries and exits, fix by fix. A geofence a device has no record for (a new device, a new or
@@ -27,6 +27,20 @@ export const geofenceCrossing: Detector = {
 	},
 };
 
+/**
+ * Told apart by the fix and the geofence itself, not its name: two geofences of one name (an inner
+ * and an outer ring, two customer sites) can both be entered on one fix.
+ */
+export function geofenceEvent(
+	kind: EventKind,
+	observation: Observation,
+	fix: NonNullable<TriggerEvent['location']>,
+	geofence: Geofence,
+	details: Partial<TriggerEvent> = {},
+): TriggerEvent {
+	return deviceEvent(kind, observation, fix, { geofence: geofence.name, ...details }, [fixFingerprint(fix), geofence.id]);
+}
+
 function crossings(
 	geofence: Geofence,
 	known: boolean | undefined,
@@ -34,17 +48,16 @@ function crossings(
 	settings: DetectionSettings,
 	events: TriggerEvent[],
 ): boolean | undefined {
-	const details = { geofence: geofence.name };
 	let inside = known;
 	const start = observation.previous && toPosition(observation.previous);
 	if (inside === undefined && start) {
 		inside = geofenceContains(geofence, start);
-		if (inside && settings.emitCurrentState) events.push(deviceEvent('geofenceEntered', observation, start, details));
+		if (inside && settings.emitCurrentState) events.push(geofenceEvent('geofenceEntered', observation, start, geofence));
 	}
 	for (const fix of observation.fresh) {
 		const now = geofenceContains(geofence, fix);
 		const changed = inside === undefined ? now && settings.emitCurrentState : now !== inside;
-		if (changed) events.push(deviceEvent(now ? 'geofenceEntered' : 'geofenceExited', observation, fix, details));
+		if (changed) events.push(geofenceEvent(now ? 'geofenceEntered' : 'geofenceExited', observation, fix, geofence));
 		inside = now;
 	}
 	return inside;

@@ -1,6 +1,7 @@
 import { geofenceContains } from '../../../shared/geo/geofence';
 import { deviceEvent, type Detector } from '../detector';
 import { fixTime, MINUTE_MS } from '../fixes';
+import { geofenceEvent } from './geofenceCrossing';
 import type { TriggerEvent } from '../types';
 
 export const DEFAULT_DWELL_MINUTES = 30;
@@ -38,8 +39,7 @@ export const geofenceDwell: Detector = {
 				if (began === '') continue;
 				const insideMs = fixTime(fix) - Date.parse(began);
 				if (insideMs < dwellMs) continue;
-				const details = { geofence: geofence.name, dwellMinutes: Math.floor(insideMs / MINUTE_MS) };
-				events.push(deviceEvent('geofenceDwell', observation, fix, details));
+				events.push(geofenceEvent('geofenceDwell', observation, fix, geofence, { dwellMinutes: Math.floor(insideMs / MINUTE_MS) }));
 				began = '';
 			}
 			if (began !== undefined) stays[geofence.id] = began;

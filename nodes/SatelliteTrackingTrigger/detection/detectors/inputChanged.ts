@@ -87,7 +87,8 @@ function switches(
 				events.push(switched(observation, fix, { input, line, from: bits[input] === '1', to: now[input] === '1' }));
 			}
 		}
-		bits = now;
+		// A fix that carries fewer lines says nothing of the others: they keep their last known state.
+		bits = now + (bits?.slice(now.length) ?? '');
 	}
 	return bits;
 }

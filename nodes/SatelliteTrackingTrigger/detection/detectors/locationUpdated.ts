@@ -27,7 +27,8 @@ export const locationUpdated: Detector = {
 		const events: TriggerEvent[] = [];
 		for (const fix of observation.fresh) {
 			if (!anchor) {
-				events.push(deviceEvent('locationUpdated', observation, fix, { previousLocation: null }));
+				// Both fields, null: a workflow (and Fetch Test Event, which shows first fixes) sees every field of the event.
+				events.push(deviceEvent('locationUpdated', observation, fix, { previousLocation: null, distanceMeters: null }));
 			} else {
 				const distance = distanceMeters(position(anchor), fix);
 				if (distance < settings.minDistanceMeters) continue;

@@ -2,7 +2,7 @@ import { hasTag } from '../../../shared/devices';
 import { shortHash } from '../../../shared/hash';
 import type { Location } from '../../../shared/wire';
 import { deviceEvent, type Detector, type Observation } from '../detector';
-import { fixFingerprint } from '../fixes';
+import { difference, fixFingerprint, numericValue } from '../fixes';
 import { NUMERIC_FIX_FIELDS, type DetectionSettings, type ThresholdRule, type TriggerEvent } from '../types';
 
 const FIELD_NAMES: Record<(typeof NUMERIC_FIX_FIELDS)[number], string> = {
@@ -90,9 +90,13 @@ export const valueCrossed: Detector = {
 	detect(observation, previous, settings) {
 		const events: TriggerEvent[] = [];
 		const ranges: Record<string, boolean> = {};
+		const watched = new Set<string>();
 		for (const rule of settings.thresholdRules ?? []) {
 			if (rule.tag && !hasTag(observation.device, rule.tag.key, rule.tag.value)) continue;
 			const key = ruleKey(rule);
+			// A rule listed twice is one rule: its events would otherwise come twice, with one id.
+			if (watched.has(key)) continue;
+			watched.add(key);
 			const inside = crossings(rule, previous.ranges?.[key], observation, settings, events);
 			if (inside !== undefined) ranges[key] = inside;
 		}
@@ -108,10 +112,10 @@ export const valueCrossed: Detector = {
 	},
 };
 
-/** Told apart by the fix and the rule: two rules can fire on one fix. */
+/** Told apart by the fix and the whole rule: rules differing only in hysteresis or tag can fire on one fix. */
 function crossing(observation: Observation, fix: TriggerEvent['location'], rule: ThresholdRule, value: number): TriggerEvent {
 	const details = { field: rule.field, value, threshold: rule.value, direction: rule.direction };
-	return deviceEvent('valueCrossed', observation, fix, details, [fix && fixFingerprint(fix), rule.field, rule.direction, rule.value]);
+	return deviceEvent('valueCrossed', observation, fix, details, [fix && fixFingerprint(fix), ruleKey(rule)]);
 }
 
 /** Stable across polls and restarts; changes when the rule is edited. */
@@ -121,7 +125,7 @@ function ruleKey(rule: ThresholdRule): string {
 
 /** Whether `value` is in the rule's range (`entered`), out of it by more than the hysteresis (`left`), or between. */
 function rangeSide(rule: ThresholdRule, value: number): 'entered' | 'left' | 'between' {
-	const past = rule.direction === 'above' ? value - rule.value : rule.value - value;
+	const past = rule.direction === 'above' ? difference(value, rule.value) : difference(rule.value, value);
 	if (past > 0) return 'entered';
 	return -past > rule.hysteresis ? 'left' : 'between';
 }
@@ -151,7 +155,3 @@ function crossings(
 	return inside;
 }
 
-function numericValue(fix: Partial<Location>, field: ThresholdRule['field']): number | undefined {
-	const value = fix[field];
-	return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}

@@ -4,6 +4,7 @@
  */
 import { isExpired, isExpiringWithin } from './devices';
 import type { Device } from './wire';
+import { parseServiceTime } from './validation';
 
 export interface DeviceExpiry {
 	deviceId: string;
@@ -30,7 +31,7 @@ export interface LicenseUsage {
 function expiries(devices: Device[]): DeviceExpiry[] {
 	return devices
 		.map((device) => ({ deviceId: device.id, deviceName: device.name, expires: device.expires ?? '' }))
-		.sort((a, b) => Date.parse(a.expires) - Date.parse(b.expires));
+		.sort((a, b) => parseServiceTime(a.expires) - parseServiceTime(b.expires));
 }
 
 export function licenseUsage(

@@ -3,6 +3,7 @@
  * per-device daily limits (web-app settings), only each alert's `notifications`. Pure.
  */
 import { NOTIFICATION_CHANNEL, type Alert, type DateRange } from './wire';
+import { parseServiceTime } from './validation';
 
 export type Channel = keyof typeof NOTIFICATION_CHANNEL;
 
@@ -55,7 +56,7 @@ export function countNotifications(
 	const to = range ? Date.parse(range.to) : Infinity;
 	const counts = noCounts();
 	for (const alert of alerts) {
-		const at = Date.parse(alert.dateTime);
+		const at = parseServiceTime(alert.dateTime);
 		if (range && !(at >= from && at <= to)) continue;
 		for (const notification of Array.isArray(alert.notifications) ? alert.notifications : []) {
 			const channel = channelOf(notification);

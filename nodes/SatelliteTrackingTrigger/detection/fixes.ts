@@ -6,6 +6,7 @@
 import { hash32, shortHash } from '../../shared/hash';
 import type { Location } from '../../shared/wire';
 import type { DeviceState, FixPosition, NumericFixField, SeenFix } from './types';
+import { parseServiceTime } from '../../shared/validation';
 
 /** Fingerprints at the newest timestamp are kept one by one up to this many: the usual case, exact and small. */
 const MAX_KEYS = 20;
@@ -29,7 +30,7 @@ export const MINUTE_MS = 60_000;
 const FUTURE_TOLERANCE_MS = 24 * 60 * MINUTE_MS;
 
 export function fixTime(fix: { dateTime: string }): number {
-	return Date.parse(fix.dateTime);
+	return parseServiceTime(fix.dateTime);
 }
 
 /** What tells fixes apart: when, where, and what they raised. A bare position has raised nothing. */
@@ -96,7 +97,7 @@ export function freshFixes(previous: Pick<DeviceState, 'fix' | 'keys' | 'digest'
 		.map((fix, index) => ({ fix, index, time: fixTime(fix) }))
 		.sort((a, b) => a.time - b.time || a.index - b.index)
 		.map(({ fix }) => fix);
-	const seenAt = previous.fix ? Date.parse(previous.fix.at) : -Infinity;
+	const seenAt = previous.fix ? parseServiceTime(previous.fix.at) : -Infinity;
 	const seen: SeenAtNewest = { keys: previous.keys, digest: previous.digest };
 	const taken = new Set<string>();
 	const fresh: Location[] = [];

@@ -5,6 +5,7 @@
  */
 import { dayOf, dayRange, nextDay } from '../../shared/zonedDay';
 import type { DeviceState, TriggerState } from './types';
+import { parseServiceTime } from '../../shared/validation';
 
 export type ReadMode = 'latestFix' | 'everyFix';
 
@@ -83,6 +84,6 @@ function fixRead(deviceId: string, state: TriggerState, mode: ReadMode, now: Dat
 	const from = device?.fix?.at ?? device?.since;
 	// A device new to the trigger gets its baseline from its last fix, in either mode.
 	if (mode === 'latestFix' || from === undefined) return { deviceId, kind: 'last' };
-	const to = new Date(Math.max(now.getTime(), Date.parse(from))).toISOString();
+	const to = new Date(Math.max(now.getTime(), parseServiceTime(from))).toISOString();
 	return { deviceId, kind: 'range', from, to };
 }

@@ -1,6 +1,7 @@
 import { deviceEvent, type Detector, type Observation } from '../detector';
 import { fixTime, MINUTE_MS } from '../fixes';
 import type { EventKind, TriggerEvent } from '../types';
+import { parseServiceTime } from '../../../shared/validation';
 
 export const DEFAULT_SILENT_AFTER_MINUTES = 60;
 
@@ -29,7 +30,7 @@ export const deviceSilent: Detector = {
 		if (previous.silent === true && firstFresh && observation.previous) {
 			// The gap from the last fix before the silence to the first one after it (in Latest Fix mode,
 			// the first one a poll saw).
-			const gapMs = fixTime(firstFresh) - Date.parse(observation.previous.at);
+			const gapMs = fixTime(firstFresh) - parseServiceTime(observation.previous.at);
 			events.push(deviceEvent('deviceBackOnline', observation, firstFresh, { silentForMinutes: Math.floor(gapMs / MINUTE_MS) }));
 		}
 		const silentMs = observation.now.getTime() - fixTime(newest);

@@ -2,6 +2,7 @@ import type { Location } from '../../../shared/wire';
 import { deviceEvent, type Detector } from '../detector';
 import { difference, fixTime, MINUTE_MS, numericValue } from '../fixes';
 import type { TriggerEvent } from '../types';
+import { parseServiceTime } from '../../../shared/validation';
 
 export const DEFAULT_FUEL_DROP_AMOUNT = 10;
 export const DEFAULT_FUEL_DROP_WITHIN_MINUTES = 15;
@@ -51,7 +52,7 @@ export const fuelDropped: Detector = {
 			if (now === undefined) continue;
 			if (fuel !== undefined && fuelAt !== undefined) {
 				const dropped = difference(fuel, now);
-				const minutes = (fixTime(fix) - Date.parse(fuelAt)) / MINUTE_MS;
+				const minutes = (fixTime(fix) - parseServiceTime(fuelAt)) / MINUTE_MS;
 				const standing = (fix.speed ?? 0) <= config.maxSpeed;
 				if (dropped > config.amount && minutes <= config.withinMinutes && standing) {
 					events.push(

@@ -3,6 +3,7 @@ import { deviceEvent, type Detector } from '../detector';
 import { fixTime, MINUTE_MS } from '../fixes';
 import { geofenceEvent } from './geofenceCrossing';
 import type { TriggerEvent } from '../types';
+import { parseServiceTime } from '../../../shared/validation';
 
 export const DEFAULT_DWELL_MINUTES = 30;
 
@@ -37,7 +38,7 @@ export const geofenceDwell: Detector = {
 				}
 				began ??= fix.dateTime;
 				if (began === '') continue;
-				const insideMs = fixTime(fix) - Date.parse(began);
+				const insideMs = fixTime(fix) - parseServiceTime(began);
 				if (insideMs < dwellMs) continue;
 				events.push(geofenceEvent('geofenceDwell', observation, fix, geofence, { dwellMinutes: Math.floor(insideMs / MINUTE_MS) }));
 				began = '';

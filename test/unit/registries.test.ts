@@ -3,6 +3,8 @@
  * operation routed but missing from the UI, must not compile or must fail here. The names are the
  * ones saved workflows store (docs/architecture.md): add, never rename.
  */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { resources } from '../../nodes/SatelliteTracking/actions/router';
 import { EVENTS, type EventDefinition } from '../../nodes/SatelliteTrackingTrigger/detection/detectors';
 import { EVENT_KINDS, type EventKind } from '../../nodes/SatelliteTrackingTrigger/detection/types';
@@ -37,6 +39,39 @@ describe('the action node', () => {
 				expect(shown.map((property) => property.name)).toEqual(operation.properties.map((property) => property.name));
 			}
 		}
+	});
+});
+
+/** The files of a folder whose names match, as loaded modules: a file nobody imports is found too. */
+function modulesIn(dir: string, pattern: RegExp): Array<[string, Record<string, unknown>]> {
+	return readdirSync(dir)
+		.filter((name) => pattern.test(name))
+		.map((name) => [name, require(join(dir, name)) as Record<string, unknown>]);
+}
+
+const ACTIONS = join(__dirname, '../../nodes/SatelliteTracking/actions');
+const DETECTORS = join(__dirname, '../../nodes/SatelliteTrackingTrigger/detection/detectors');
+
+describe('files that are written but never registered', () => {
+	it.each(Object.keys(resources))('every operation file of %s is in its resource map', (resource) => {
+		const routed = new Set(Object.values(resources[resource].operations).map((operation) => operation.execute));
+		const unregistered = modulesIn(join(ACTIONS, resource), /\.operation\.ts$/)
+			.filter(([, module]) => !routed.has(module.execute as never))
+			.map(([name]) => name);
+		expect(unregistered).toEqual([]);
+	});
+
+	it('every resource folder is routed', () => {
+		const folders = readdirSync(ACTIONS, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+		expect(folders.sort()).toEqual(Object.keys(resources).sort());
+	});
+
+	it('every detector file is the detector of a registered event', () => {
+		const registered = new Set(Object.values(EVENTS).map((definition) => definition.detector));
+		const unregistered = modulesIn(DETECTORS, /^(?!index\.)\w+\.ts$/)
+			.filter(([, module]) => !Object.values(module).some((exported) => registered.has(exported as never)))
+			.map(([name]) => name);
+		expect(unregistered).toEqual([]);
 	});
 });
 

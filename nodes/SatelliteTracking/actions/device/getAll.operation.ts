@@ -7,8 +7,8 @@ import type { OperationOption } from '../operation';
 
 export const option: OperationOption = {
 	name: 'Get Many',
-	description: 'Get many devices, optionally filtered',
-	action: 'Get many devices',
+	description: 'List devices with their ID, name, phone number, tags and expiry date; use it to find the ID of a device from its name',
+	action: 'Get many devices with their IDs, names, tags and expiry',
 };
 
 export const properties: INodeProperties[] = [

@@ -9,8 +9,8 @@ import type { OperationOption } from '../operation';
 
 export const option: OperationOption = {
 	name: 'Add Devices',
-	description: 'Add devices to a group',
-	action: 'Add devices to a group',
+	description: 'Add devices to a group and return the group with its device IDs; devices already in it are left as they are, so a repeated call changes nothing',
+	action: 'Add devices to a group (safe to repeat)',
 };
 
 export const properties: INodeProperties[] = [

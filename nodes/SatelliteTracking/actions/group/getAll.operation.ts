@@ -8,8 +8,8 @@ import type { OperationOption } from '../operation';
 
 export const option: OperationOption = {
 	name: 'Get Many',
-	description: 'Get many groups, optionally filtered by name',
-	action: 'Get many groups',
+	description: 'List groups with their ID, name, description and device IDs, optionally filtered by name; use it to find the ID of a group from its name',
+	action: 'Get many groups with their IDs, names and devices',
 };
 
 export const properties: INodeProperties[] = [...returnAllAndLimit, collection('filters', 'Filters', 'Add Filter', [nameContainsFilter('groups')])];

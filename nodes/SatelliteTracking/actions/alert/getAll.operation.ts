@@ -13,7 +13,7 @@ import { simplifyAlert } from '../../../shared/simplify';
 
 export const option: OperationOption = {
 	name: 'Get Many',
-	description: "Get a device's alerts (speeding, SOS button, GPS unplugged and more) within a date range, each with its time, position and alert names",
+	description: "A device's alerts (speeding, SOS…) within a date range",
 	action: 'Get alerts of a device in a time range, such as speeding or SOS',
 };
 

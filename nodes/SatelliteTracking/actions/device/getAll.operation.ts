@@ -7,7 +7,7 @@ import type { OperationOption } from '../operation';
 
 export const option: OperationOption = {
 	name: 'Get Many',
-	description: 'List devices with their ID, name, phone number, tags and expiry date; use it to find the ID of a device from its name',
+	description: 'IDs, names, tags and expiry; finds a device by its name',
 	action: 'Get many devices with their IDs, names, tags and expiry',
 };
 

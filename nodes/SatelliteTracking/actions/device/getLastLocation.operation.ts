@@ -9,7 +9,7 @@ import { simplifyFix } from '../../../shared/simplify';
 
 export const option: OperationOption = {
 	name: 'Get Last Location',
-	description: "Get a device's newest fix: time, latitude, longitude, speed, battery and a map link; use it to answer where a device is now",
+	description: "Where a device is now: its newest fix",
 	action: 'Get the last location of a device: where it is now',
 };
 

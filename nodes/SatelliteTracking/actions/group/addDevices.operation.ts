@@ -9,7 +9,7 @@ import type { OperationOption } from '../operation';
 
 export const option: OperationOption = {
 	name: 'Add Devices',
-	description: 'Add devices to a group and return the group with its device IDs; devices already in it are left as they are, so a repeated call changes nothing',
+	description: 'Add devices to a group; repeating it changes nothing',
 	action: 'Add devices to a group (safe to repeat)',
 };
 

@@ -8,7 +8,7 @@ import type { OperationOption } from '../operation';
 
 export const option: OperationOption = {
 	name: 'Get Many',
-	description: 'List groups with their ID, name, description and device IDs, optionally filtered by name; use it to find the ID of a group from its name',
+	description: 'IDs, names and devices; finds a group by its name',
 	action: 'Get many groups with their IDs, names and devices',
 };
 

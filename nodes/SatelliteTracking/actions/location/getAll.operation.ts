@@ -12,7 +12,7 @@ import { simplifyFix } from '../../../shared/simplify';
 
 export const option: OperationOption = {
 	name: 'Get Many',
-	description: "Get a device's fixes (time, latitude, longitude, speed, battery, map link) within a date range; use it to answer where a device was or went",
+	description: "Where a device was: its fixes within a date range",
 	action: 'Get locations of a device in a time range: where it was',
 };
 

@@ -9,7 +9,7 @@ import type { OperationOption } from '../operation';
 
 export const option: OperationOption = {
 	name: 'Create or Update',
-	description: 'Create a user, or update the one with the same e-mail; a repeated call changes nothing. Returns what it did (created, updated or unchanged) and the user',
+	description: 'Create a user, or update the one with the same e-mail',
 	action: 'Create or update a user by e-mail (safe to repeat)',
 };
 

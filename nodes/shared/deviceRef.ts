@@ -10,7 +10,7 @@ const label = (device: Device) => `"${device.name}" (ID ${device.id})`;
 
 /**
  * The device a caller means by `given`: its ID, else its name (any case, spaces squeezed), as an AI
- * agent says "van 12" where an ID is expected. A name two devices share is refused with both IDs,
+ * agent says "van 12" where an ID is expected, else its ID in another case ("DEVICE012"). A name two devices share is refused with both IDs,
  * and an unknown one with the devices whose names come closest, so the caller can ask again
  * without guessing.
  */
@@ -22,6 +22,8 @@ export function matchDevice(devices: Device[], given: string): Check<string> {
 	if (named.length > 1) {
 		return { ok: false, problem: `"${given}" is the name of ${named.length} devices: ${named.map(label).join(', ')}. Give one of their IDs.` };
 	}
+	const sameIdAnyCase = devices.filter((device) => normalized(device.id) === wanted);
+	if (sameIdAnyCase.length === 1) return { ok: true, value: sameIdAnyCase[0].id };
 	const words = wanted.split(' ').filter((word) => word !== '');
 	const near = devices
 		.map((device) => ({ device, hits: words.filter((word) => normalized(device.name ?? '').includes(word)).length }))

@@ -20,6 +20,11 @@ describe('matchDevice: the device a caller (an AI agent) means', () => {
 		expect(matchDevice(devices, 'TRUCK 13')).toEqual({ ok: true, value: 'device013' });
 	});
 
+	it('takes an ID in another case when no name matches and only one ID does', () => {
+		expect(matchDevice(devices, 'DEVICE012')).toEqual({ ok: true, value: 'device012' });
+		expect(matchDevice([...devices, { id: 'DEVICE012', name: 'Twin' }], 'Device012').ok).toBe(false);
+	});
+
 	it('refuses a name two devices share, naming both IDs', () => {
 		expect(matchDevice(devices, 'Spare')).toEqual({
 			ok: false,

@@ -66,6 +66,7 @@ export function checkToolList(tools: ListedTool[]): string[] {
 			if (!property) continue;
 			if (property.type !== type) problems.push(`${tool.name}.${arg}: type ${String(property.type)}; expected ${type}`);
 			if (!property.description || property.description.length < 15) problems.push(`${tool.name}.${arg}: no description a model can go by`);
+			if (arg.endsWith('?') && property.default === undefined) problems.push(`${tool.name}.${arg}: optional, yet no default a model can leave it to`);
 		}
 	}
 	return problems;

@@ -45,6 +45,14 @@ describe('the node as a tool, beside the node in a workflow', () => {
 		expect(answer[TOOL_MAX_RESULTS].note).toMatch(new RegExp(`^Showing ${TOOL_MAX_RESULTS} of ${plain.items.length} results`));
 	});
 
+	it('User Get Many as a tool says how many users Limit left out', async () => {
+		const tool = await ctx.engine.runNode({ resource: 'user', operation: 'getAll', limit: 2 }, TOOL);
+		const answer = jsonOf(tool.items);
+		expect(answer).toHaveLength(3);
+		expect(answer[2].note).toMatch(new RegExp(`^Showing 2 of ${ctx.sandbox.store.listUsers().length} results`));
+		expect(answer.slice(0, 2).every((user) => typeof user.email === 'string' && !('password' in user))).toBe(true);
+	});
+
 	it('a list that is whole has no note, as a tool too', async () => {
 		const tool = await ctx.engine.runNode({ resource: 'device', operation: 'getAll', returnAll: true }, TOOL);
 		expect(jsonOf(tool.items)).toHaveLength(24);

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { checked } from '../../shared/parameters';
 import { toNumberInRange } from '../../shared/validation';
+import { rememberTotal } from './toolMode';
 
 // n8n's lint wants the Limit default written as the literal 50 here; readLimit falls back to it.
 const limitProperty: INodeProperties = {
@@ -37,7 +38,7 @@ export function readLimit(context: IExecuteFunctions, itemIndex: number): number
 
 /** The API has no paging: lists come whole, and Limit trims them here. */
 export function applyLimit<T>(results: T[], limit: number): T[] {
-	return limit === Infinity ? results : results.slice(0, limit);
+	return limit >= results.length ? results : rememberTotal(results.slice(0, limit), results.length);
 }
 
 /**

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { deviceNames, type DeviceNames } from '../../shared/deviceNames';
 import type { TrackingApiClient } from '../../shared/transport';
+import { sameTotal } from './toolMode';
 
 /**
  * Version 2 of the node names the device on every fix and alert and simplifies them by default.
@@ -49,9 +50,12 @@ export async function readable<Record extends object>(
 	records: Record[],
 	simplified: (deviceId: string, deviceName: string, record: Record) => object,
 ): Promise<object[]> {
-	if (naming.names === undefined) return records.map((record) => ({ deviceId, ...record }));
+	if (naming.names === undefined) return sameTotal(records, records.map((record) => ({ deviceId, ...record })));
 	const deviceName = await naming.names(deviceId);
-	return wantsSimplify(context, itemIndex)
-		? records.map((record) => simplified(deviceId, deviceName, record))
-		: records.map((record) => ({ deviceId, deviceName, ...record }));
+	return sameTotal(
+		records,
+		wantsSimplify(context, itemIndex)
+			? records.map((record) => simplified(deviceId, deviceName, record))
+			: records.map((record) => ({ deviceId, deviceName, ...record })),
+	);
 }

@@ -8,6 +8,7 @@ import {
 
 import type { TrackingApiClient } from '../../shared/transport';
 import type { ItemResult, OperationModule } from './operation';
+import { isToolRun, toolResults } from './toolMode';
 
 function toExecutionData(result: ItemResult, itemIndex: number): INodeExecutionData[] {
 	return (Array.isArray(result) ? result : [result]).map((json) => ({
@@ -55,6 +56,7 @@ export async function runItems<Batch>(
 ): Promise<INodeExecutionData[]> {
 	const itemCount = context.getInputData().length;
 	const continueOnFail = context.continueOnFail();
+	const answer = isToolRun(context) ? (result: ItemResult) => (Array.isArray(result) ? toolResults(result) : result) : (result: ItemResult) => result;
 	let batch: Batch;
 	try {
 		batch = operation.prepareBatch ? await operation.prepareBatch.call(context, api) : (undefined as Batch);
@@ -70,7 +72,7 @@ export async function runItems<Batch>(
 		while (next < itemCount && failures.size === 0) {
 			const itemIndex = next++;
 			try {
-				results[itemIndex] = toExecutionData(await operation.execute.call(context, itemIndex, api, batch), itemIndex);
+				results[itemIndex] = toExecutionData(answer(await operation.execute.call(context, itemIndex, api, batch)), itemIndex);
 			} catch (error) {
 				const nodeError = asNodeError(context, error, itemIndex);
 				if (continueOnFail) {

@@ -1,19 +1,20 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { checked, getDateRange, getResourceId } from '../../../shared/parameters';
+import { checked, getDateRange } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
 import { preview, type Check } from '../../../shared/validation';
 import { ALERT_NAMES, type AlertsRequest } from '../../../shared/wire';
 import { deviceLocator } from '../../../shared/descriptions';
 import { applyLimit, dateRange, readLimit, returnAllAndLimitOfRange } from '../common.descriptions';
 import type { OperationOption } from '../operation';
+import { readDeviceId } from '../toolMode';
 import { prepareNaming, readable, simplify, type Naming } from '../readable';
 import { simplifyAlert } from '../../../shared/simplify';
 
 export const option: OperationOption = {
 	name: 'Get Many',
-	description: "Get a device's alerts within a date range",
-	action: 'Get alerts of a device',
+	description: "A device's alerts (speeding, SOS…) within a date range",
+	action: 'Get alerts of a device in a time range, such as speeding or SOS',
 };
 
 export const properties: INodeProperties[] = [
@@ -44,7 +45,7 @@ function toAlertName(value: unknown): Check<string> {
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient, naming: Naming) {
-	const deviceId = getResourceId(this, itemIndex, 'deviceId', 'Device');
+	const deviceId = await readDeviceId(this, itemIndex, api);
 	const body: AlertsRequest = getDateRange(this, itemIndex);
 	const alertName = checked(this, itemIndex, 'Alert Name', toAlertName(this.getNodeParameter('alertName', itemIndex, '')));
 	if (alertName !== '') body.alertName = alertName;

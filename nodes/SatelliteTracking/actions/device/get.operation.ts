@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { getResourceId } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
 import { deviceLocator } from '../../../shared/descriptions';
 import type { OperationOption } from '../operation';
+import { readDeviceId } from '../toolMode';
 
 export const option: OperationOption = {
 	name: 'Get',
@@ -14,6 +14,6 @@ export const option: OperationOption = {
 export const properties: INodeProperties[] = [{ ...deviceLocator, description: 'The device to get' }];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
-	const deviceId = getResourceId(this, itemIndex, 'deviceId', 'Device');
+	const deviceId = await readDeviceId(this, itemIndex, api);
 	return await api.request('getDevice', { params: { deviceId }, itemIndex });
 }

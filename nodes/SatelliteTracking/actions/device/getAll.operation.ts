@@ -7,8 +7,8 @@ import type { OperationOption } from '../operation';
 
 export const option: OperationOption = {
 	name: 'Get Many',
-	description: 'Get many devices, optionally filtered',
-	action: 'Get many devices',
+	description: 'IDs, names, tags and expiry; finds a device by its name',
+	action: 'Get many devices with their IDs, names, tags and expiry',
 };
 
 export const properties: INodeProperties[] = [

@@ -1,16 +1,16 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { getResourceId } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
 import { deviceLocator } from '../../../shared/descriptions';
 import type { OperationOption } from '../operation';
+import { readDeviceId } from '../toolMode';
 import { prepareNaming, readable, simplify, type Naming } from '../readable';
 import { simplifyFix } from '../../../shared/simplify';
 
 export const option: OperationOption = {
 	name: 'Get Last Location',
-	description: "Get a device's newest fix",
-	action: 'Get the last location of a device',
+	description: "Where a device is now: its newest fix",
+	action: 'Get the last location of a device: where it is now',
 };
 
 export const properties: INodeProperties[] = [{ ...deviceLocator, description: 'The device whose last fix to get' }, simplify];
@@ -18,7 +18,7 @@ export const properties: INodeProperties[] = [{ ...deviceLocator, description: '
 export const prepareBatch = prepareNaming;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient, naming: Naming) {
-	const deviceId = getResourceId(this, itemIndex, 'deviceId', 'Device');
+	const deviceId = await readDeviceId(this, itemIndex, api);
 	const location = await api.find('getLastLocation', { params: { deviceId }, itemIndex });
 	if (location) return (await readable(this, itemIndex, naming, deviceId, [location], simplifyFix))[0];
 	// The service answers 404 both for a device that never reported and for an unknown id;

@@ -1,11 +1,12 @@
 import { type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { checked, getResourceId, invalidInput } from '../../../shared/parameters';
+import { checked, invalidInput } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
 import { toBoolean, toVerbatimText, type Check } from '../../../shared/validation';
 import { COMMAND_FORMATS, type CommandFormat, type SendCommandRequest } from '../../../shared/wire';
 import { collection, deviceLocator } from '../../../shared/descriptions';
 import type { OperationOption } from '../operation';
+import { readDeviceId } from '../toolMode';
 
 export const option: OperationOption = {
 	name: 'Send Command',
@@ -60,7 +61,7 @@ const FORMAT_CHECKS: Record<CommandFormat, (command: string) => Check<string>> =
 };
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
-	const deviceId = getResourceId(this, itemIndex, 'deviceId', 'Device');
+	const deviceId = await readDeviceId(this, itemIndex, api);
 	const text = checked(this, itemIndex, 'Command', toVerbatimText(this.getNodeParameter('command', itemIndex)));
 	const { format, sms } = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const body: SendCommandRequest = { command: text };

@@ -9,8 +9,8 @@ import type { OperationOption } from '../operation';
 
 export const option: OperationOption = {
 	name: 'Add Devices',
-	description: 'Add devices to a group',
-	action: 'Add devices to a group',
+	description: 'Add devices to a group; repeating it changes nothing',
+	action: 'Add devices to a group (safe to repeat)',
 };
 
 export const properties: INodeProperties[] = [

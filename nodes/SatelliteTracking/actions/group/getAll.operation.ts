@@ -8,8 +8,8 @@ import type { OperationOption } from '../operation';
 
 export const option: OperationOption = {
 	name: 'Get Many',
-	description: 'Get many groups, optionally filtered by name',
-	action: 'Get many groups',
+	description: 'IDs, names and devices; finds a group by its name',
+	action: 'Get many groups with their IDs, names and devices',
 };
 
 export const properties: INodeProperties[] = [...returnAllAndLimit, collection('filters', 'Filters', 'Add Filter', [nameContainsFilter('groups')])];

@@ -1,9 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { devicesWith, devicesWithout, sameDevices, toDeviceIds } from '../../../shared/groups';
+import { readDeviceIds } from '../toolMode';
 import { buildJsonPatch } from '../../../shared/jsonPatch';
 import type { KeyedLock } from '../../../shared/keyedLock';
-import { checked, getResourceId, invalidInput } from '../../../shared/parameters';
+import { getResourceId, invalidInput } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
 import { toNonEmptyText } from '../../../shared/validation';
 import { GROUP_REQUIRED_FIELDS, type Group, type GroupWrite } from '../../../shared/wire';
@@ -63,7 +64,7 @@ export async function changeGroupDevices(
 	change: DeviceListChange,
 ): Promise<Group> {
 	const groupId = getResourceId(context, itemIndex, 'groupId', 'Group');
-	const deviceIds = checked(context, itemIndex, 'Devices', toDeviceIds(context.getNodeParameter('devices', itemIndex)));
+	const deviceIds = await readDeviceIds(context, itemIndex, api);
 	if (deviceIds.length === 0) throw invalidInput(context, itemIndex, 'Devices', 'is empty');
 	return await lock.run(groupId, async () => {
 		const group = await api.request('getGroup', { params: { groupId }, itemIndex });

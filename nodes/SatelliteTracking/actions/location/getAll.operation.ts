@@ -1,18 +1,19 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { getDateRange, getResourceId } from '../../../shared/parameters';
+import { getDateRange } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
 import type { LocationsRequest } from '../../../shared/wire';
 import { deviceLocator } from '../../../shared/descriptions';
 import { applyLimit, dateRange, readLimit, returnAllAndLimitOfRange } from '../common.descriptions';
 import type { OperationOption } from '../operation';
+import { readDeviceId } from '../toolMode';
 import { prepareNaming, readable, simplify, type Naming } from '../readable';
 import { simplifyFix } from '../../../shared/simplify';
 
 export const option: OperationOption = {
 	name: 'Get Many',
-	description: "Get a device's fixes within a date range",
-	action: 'Get locations of a device',
+	description: "Where a device was: its fixes within a date range",
+	action: 'Get locations of a device in a time range: where it was',
 };
 
 export const properties: INodeProperties[] = [
@@ -25,7 +26,7 @@ export const properties: INodeProperties[] = [
 export const prepareBatch = prepareNaming;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient, naming: Naming) {
-	const deviceId = getResourceId(this, itemIndex, 'deviceId', 'Device');
+	const deviceId = await readDeviceId(this, itemIndex, api);
 	const body: LocationsRequest = getDateRange(this, itemIndex);
 	const limit = readLimit(this, itemIndex);
 	const locations = await api.request('getLocations', { params: { deviceId }, body, itemIndex });

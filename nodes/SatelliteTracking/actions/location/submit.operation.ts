@@ -1,6 +1,6 @@
 import { type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { checked, getResourceId, invalidInput } from '../../../shared/parameters';
+import { checked, invalidInput } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
 import {
 	toBoolean,
@@ -23,6 +23,7 @@ import {
 import { collection, deviceLocator, latitudeField, longitudeField } from '../../../shared/descriptions';
 import { keyValueCollection, keyValueMap } from '../common.descriptions';
 import type { OperationOption } from '../operation';
+import { readDeviceId } from '../toolMode';
 
 /** The field's name in the UI, which error messages use too. */
 const label = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
@@ -147,7 +148,7 @@ function answerRange(context: IExecuteFunctions, itemIndex: number, location: Lo
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
-	const deviceId = getResourceId(this, itemIndex, 'deviceId', 'Device');
+	const deviceId = await readDeviceId(this, itemIndex, api);
 	const location = buildLocation(this, itemIndex);
 	// The endpoint stores the fix and answers a range (around the fix by default), which confirms what was kept.
 	const body: LocationsRequest = { ...answerRange(this, itemIndex, location), location };

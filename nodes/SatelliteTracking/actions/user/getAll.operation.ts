@@ -5,6 +5,7 @@ import { filterUsers, withoutWriteOnlyFields, type UserFilters } from '../../../
 import { collection } from '../../../shared/descriptions';
 import { applyLimit, nameContainsFilter, readLimit, returnAllAndLimit } from '../common.descriptions';
 import type { OperationOption } from '../operation';
+import { sameTotal } from '../toolMode';
 
 export const option: OperationOption = {
 	name: 'Get Many',
@@ -38,5 +39,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, api: T
 	const limit = readLimit(this, itemIndex);
 	const users = await api.request('listUsers', { itemIndex });
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as UserFilters;
-	return applyLimit(filterUsers(users, filters), limit).map(withoutWriteOnlyFields);
+	const limited = applyLimit(filterUsers(users, filters), limit);
+	return sameTotal(limited, limited.map(withoutWriteOnlyFields));
 }

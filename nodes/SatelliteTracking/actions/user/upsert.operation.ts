@@ -10,7 +10,7 @@ import type { OperationOption } from '../operation';
 export const option: OperationOption = {
 	name: 'Create or Update',
 	description: 'Create a user, or update the one with the same e-mail',
-	action: 'Create or update a user',
+	action: 'Create or update a user by e-mail (safe to repeat)',
 };
 
 export const properties: INodeProperties[] = [

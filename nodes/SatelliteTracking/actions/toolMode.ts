@@ -1,0 +1,87 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { matchDevice } from '../../shared/deviceRef';
+import { toDeviceIds } from '../../shared/groups';
+import { checked, getResourceId } from '../../shared/parameters';
+import type { TrackingApiClient } from '../../shared/transport';
+import type { Device } from '../../shared/wire';
+
+/**
+ * What changes when an AI agent or an MCP client calls the node as a tool. n8n offers a node with
+ * `usableAsTool` a second time as `<type>Tool` (its tool variant), and runs that type when a model
+ * calls it; a workflow that uses the node itself never takes these paths, so its output stays as
+ * saved workflows know it.
+ */
+export function isToolRun(context: IExecuteFunctions): boolean {
+	return context.getNode().type.endsWith('Tool');
+}
+
+/** At most this many results reach the model per call, whatever the Limit or Return All say. */
+export const TOOL_MAX_RESULTS = 25;
+
+/** How many results there were before Limit cut a list. */
+const totals = new WeakMap<object[], number>();
+
+/** `kept` is what Limit left of `total` results: a tool says what it left out. */
+export function rememberTotal<T>(kept: T[], total: number): T[] {
+	totals.set(kept as object[], total);
+	return kept;
+}
+
+/** `to` (mapped from `from`) stands for as many results as `from` did. */
+export function sameTotal<T extends object[]>(from: object[], to: T): T {
+	const total = totals.get(from);
+	if (total !== undefined) totals.set(to, total);
+	return to;
+}
+
+/**
+ * One item's results as a tool answers: at most {@link TOOL_MAX_RESULTS}, and a last entry saying
+ * how many there were when some were left out, so the model neither takes a part for the whole
+ * nor floods its context.
+ */
+export function toolResults(results: object[]): object[] {
+	const total = Math.max(totals.get(results) ?? results.length, results.length);
+	const shown = results.slice(0, TOOL_MAX_RESULTS);
+	if (total <= shown.length) return shown;
+	return [
+		...shown,
+		{
+			note:
+				`Showing ${shown.length} of ${total} results. Ask for fewer or narrower results (a filter, a shorter ` +
+				`time range) rather than more: a call returns at most ${TOOL_MAX_RESULTS}.`,
+		},
+	];
+}
+
+const deviceLists = new WeakMap<TrackingApiClient, Promise<Device[]>>();
+
+/** One device list per run, however many ids the run resolves. */
+function listDevices(api: TrackingApiClient): Promise<Device[]> {
+	let list = deviceLists.get(api);
+	if (!list) {
+		list = api.request('listDevices');
+		deviceLists.set(api, list);
+		list.catch(() => deviceLists.delete(api));
+	}
+	return list;
+}
+
+/**
+ * The item's Device. As a tool, a model may give a device's name where its ID is expected ("van 12"):
+ * the run lists the devices once and takes the one of that name, or fails naming the candidates.
+ * Outside a tool the value is the ID, as always, and nothing extra is asked of the API.
+ */
+export async function readDeviceId(context: IExecuteFunctions, itemIndex: number, api: TrackingApiClient): Promise<string> {
+	const given = getResourceId(context, itemIndex, 'deviceId', 'Device');
+	if (!isToolRun(context)) return given;
+	return checked(context, itemIndex, 'Device', matchDevice(await listDevices(api), given));
+}
+
+/** The item's Devices (ids, comma-separated or a list); as a tool, names are taken as in {@link readDeviceId}. */
+export async function readDeviceIds(context: IExecuteFunctions, itemIndex: number, api: TrackingApiClient): Promise<string[]> {
+	const given = checked(context, itemIndex, 'Devices', toDeviceIds(context.getNodeParameter('devices', itemIndex)));
+	if (!isToolRun(context) || given.length === 0) return given;
+	const devices = await listDevices(api);
+	return given.map((one) => checked(context, itemIndex, 'Devices', matchDevice(devices, one)));
+}

@@ -14,7 +14,7 @@ const OPERATIONS_SAVED_WORKFLOWS_USE: Record<string, string[]> = {
 	location: ['getAll', 'submit'],
 	alert: ['getAll'],
 	group: ['create', 'get', 'getAll', 'replace', 'update', 'delete', 'addDevices', 'removeDevices'],
-	user: ['create', 'get', 'getAll', 'replace', 'update', 'delete', 'upsert', 'getCountries', 'getTimeZones'],
+	user: ['create', 'get', 'getAll', 'replace', 'update', 'delete', 'upsert', 'sync', 'getCountries', 'getTimeZones'],
 };
 
 describe('the action node', () => {

@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import type { User } from '../../nodes/shared/wire';
 import { jsonOf, useSandbox } from '../support/sandboxed';
 
@@ -7,6 +10,17 @@ interface Row {
 	country: string;
 	timeZone: string;
 }
+
+/** The example's CSV as n8n's Extract From File reads it: a header row, commas, double-quoted fields. */
+function csvRows(csv: string): Array<Record<string, string>> {
+	const [header, ...lines] = csv
+		.trim()
+		.split('\n')
+		.map((line) => [...line.matchAll(/("(?:[^"]|"")*"|[^,]*)(?:,|$)/g)].map((match) => match[1].replace(/^"|"$/g, '').replace(/""/g, '"')).slice(0, -1));
+	return lines.map((cells) => Object.fromEntries(header.map((column, index) => [column, cells[index]])));
+}
+
+type UserBody = { tags?: Record<string, string> };
 
 const rowOf = (user: User): Row => ({ name: user.name, email: user.email, country: user.country, timeZone: user.timeZone });
 
@@ -241,5 +255,28 @@ describe('user sync (HR roster: joiners, movers, leavers)', () => {
 		const rerun = await ctx.engine.runNode(syncParameters(scopeValue), { items: roster as never[], continueOnFail: true });
 		expect(jsonOf(rerun.items).map((item) => item.action)).toEqual(['unchanged', 'updated', ...roster.slice(2).map(() => 'unchanged')]);
 		expect(userWrites().map((write) => write.id)).toEqual([people[1].id]);
+	});
+
+	it('the HR-sync example: preview plans its sample roster, apply creates it with the scope tag, a second apply sends nothing', async () => {
+		const workflow = JSON.parse(readFileSync(join(__dirname, '../../examples/hr-sync.json'), 'utf8'));
+		const node = (name: string) => workflow.nodes.find((candidate: { name: string }) => candidate.name === name);
+		// The Code node's own script yields the CSV text, as it would inside n8n.
+		const [{ json }] = new Function(node('HR export (sample CSV)').parameters.jsCode)() as Array<{ json: { csv: string } }>;
+		const rows = csvRows(json.csv);
+		expect(rows.map((row) => row.name)).toContain('Okafor, David');
+
+		const preview = await ctx.engine.runNode(node('Sync users (preview)').parameters, { items: rows, typeVersion: 2 });
+		expect(jsonOf(preview.items).map((item) => [item.action, item.mode])).toEqual(rows.map(() => ['created', 'preview']));
+		expect(userWrites()).toHaveLength(0);
+
+		const apply = await ctx.engine.runNode(node('Sync users (apply)').parameters, { items: rows, typeVersion: 2 });
+		expect(apply.error).toBeUndefined();
+		expect(jsonOf(apply.items).map((item) => item.action)).toEqual(rows.map(() => 'created'));
+		expect(userWrites().map((write) => (write.body as UserBody).tags)).toEqual(rows.map((row) => ({ department: row.department, managedBy: 'n8n-hr-sync' })));
+
+		ctx.sandbox.resetStats();
+		const again = await ctx.engine.runNode(node('Sync users (apply)').parameters, { items: rows, typeVersion: 2 });
+		expect(jsonOf(again.items).map((item) => item.action)).toEqual(rows.map(() => 'unchanged'));
+		expect(userWrites()).toHaveLength(0);
 	});
 });

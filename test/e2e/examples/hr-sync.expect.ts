@@ -10,6 +10,8 @@ interface Write {
 	resource: string;
 	id?: string;
 	body?: unknown;
+	/** When the sandbox applied it (ms since the epoch; same machine as n8n). */
+	at: number;
 }
 
 // examples/hr-sync.json: a sample CSV becomes a file, n8n's Extract From File reads it into one item per
@@ -66,8 +68,11 @@ const expectation: ExampleExpectation = {
 				`sandbox: user ${String(row.email)} created with tags ${JSON.stringify(tags)}, expected its department and the scope tag`,
 			);
 		}
-		// The account's other users are outside the scope: nobody was disabled or deleted.
-		const removed = writes.filter((w) => w.kind === 'delete' || JSON.stringify(w.body ?? '').includes('/disabled'));
+		// The account's other users are outside the scope: this run disabled or deleted nobody (the lane's
+		// other workflows, run before on the same sandbox, create and delete users of their own).
+		const startTime = (run.data.resultData.runData[PREVIEW_NODE]?.[0] as { startTime?: unknown } | undefined)?.startTime;
+		ensure(typeof startTime === 'number', `${PREVIEW_NODE}: no startTime in the run data`);
+		const removed = writes.filter((w) => w.at >= startTime && (w.kind === 'delete' || JSON.stringify(w.body ?? '').includes('/disabled')));
 		ensure(removed.length === 0, `sandbox: the sync disabled or deleted users outside its scope: ${JSON.stringify(removed)}`);
 	},
 };

@@ -90,8 +90,11 @@ export function planSync(
 	countries?: Readonly<Record<string, string>>,
 ): SyncPlan {
 	const usersByEmail = indexByEmail(existing);
+	/** Managed users who can sign in and whom the roster itself marks disabled. */
+	const lockedByRoster: User[] = [];
 	const steps: SyncStep[] = roster.map(({ itemIndex, user }) => {
 		const current = usersByEmail.get(emailKey(user.email)!);
+		if (current && isManaged(current, settings) && current.disabled !== true && user.disabled === true) lockedByRoster.push(current);
 		const desired = desiredUser(user, current, settings);
 		const step = planUser(current, desired, countries);
 		switch (step.kind) {
@@ -121,7 +124,7 @@ export function planSync(
 			steps.push({ action: 'disabled', userId: user.id, email: user.email, patch, changes: patchChanges(user, patch) });
 		}
 	}
-	return { steps, refusal: refusal(existing, leavers, settings) };
+	return { steps, refusal: refusal(existing, leavers, lockedByRoster, settings) };
 }
 
 /** Whether any step would change a country: only then is the service's list of countries needed. */
@@ -137,6 +140,11 @@ export function needsCountries(plan: SyncPlan): boolean {
 function desiredUser(user: UserWrite, current: User | undefined, settings: SyncSettings): UserWrite {
 	const managed = current === undefined || isManaged(current, settings);
 	const desired: UserWrite = { ...user };
+	if (!managed) {
+		// Access of users outside the scope (admins, hand-made users) is never the sync's to change.
+		delete desired.disabled;
+		delete desired.disabledMessage;
+	}
 	if (managed && (current === undefined || user.tags !== undefined)) {
 		desired.tags = { ...(user.tags ?? {}), [settings.scopeTagKey]: settings.scopeTagValue };
 	}
@@ -181,16 +189,25 @@ function fieldOf(pointer: string): string {
  * users who can sign in today (users already disabled are neither, so years of disabled leavers
  * never dilute the share). Deleting an already disabled leaver takes nobody's access.
  */
-function refusal(existing: readonly User[], leavers: readonly User[], settings: SyncSettings): string | undefined {
-	if (settings.leavers === 'ignore') return undefined;
+function refusal(
+	existing: readonly User[],
+	leavers: readonly User[],
+	lockedByRoster: readonly User[],
+	settings: SyncSettings,
+): string | undefined {
 	const active = existing.filter((user) => isManaged(user, settings) && user.disabled !== true).length;
-	const losing = leavers.filter((user) => user.disabled !== true).length;
+	const leaving = settings.leavers === 'ignore' ? [] : leavers.filter((user) => user.disabled !== true);
+	// A roster column mapped wrong ("disabled" = true for everyone) locks people out as surely as an empty one.
+	const losing = leaving.length + lockedByRoster.length;
 	if (losing <= 1 || losing * 100 <= active * settings.maxLeaversPercent) return undefined;
-	const verb = settings.leavers === 'delete' ? 'delete' : 'disable';
 	const allowed = Math.max(1, Math.floor((active * settings.maxLeaversPercent) / 100));
+	const causes = [
+		leaving.length > 0 ? `${leaving.length} ${settings.leavers === 'delete' ? 'deleted' : 'disabled'} as absent from the roster` : '',
+		lockedByRoster.length > 0 ? `${lockedByRoster.length} marked disabled by the roster` : '',
+	].filter((cause) => cause !== '');
 	return (
-		`Too many leavers: the roster would ${verb} ${losing} of the ${active} managed users who can sign in today ` +
-		`(${Math.round((losing * 100) / active)}%), more than Max Leavers Percent allows (${settings.maxLeaversPercent}%, at most ${allowed}). ` +
+		`Too many leavers: ${losing} of the ${active} managed users who can sign in today would lose access ` +
+		`(${Math.round((losing * 100) / active)}%: ${causes.join(', ')}), more than Max Leavers Percent allows (${settings.maxLeaversPercent}%, at most ${allowed}). ` +
 		'An empty or partial HR export looks like this: check that the roster is complete. ' +
 		'If these people did leave, raise Max Leavers Percent for one run.'
 	);

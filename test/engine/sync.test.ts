@@ -149,7 +149,7 @@ describe('user sync (HR roster: joiners, movers, leavers)', () => {
 
 		const applied = await ctx.engine.runNode(syncParameters(scopeValue), { items: half as never[] });
 		expect(applied.error?.message).toBe(
-			'Too many leavers: the roster would disable 15 of the 30 managed users who can sign in today (50%), more than Max Leavers Percent allows (10%, at most 3). ' +
+			'Too many leavers: 15 of the 30 managed users who can sign in today would lose access (50%: 15 disabled as absent from the roster), more than Max Leavers Percent allows (10%, at most 3). ' +
 				'An empty or partial HR export looks like this: check that the roster is complete. If these people did leave, raise Max Leavers Percent for one run. Nothing was written.',
 		);
 		expect(methods()).toEqual(['GET']);
@@ -179,7 +179,7 @@ describe('user sync (HR roster: joiners, movers, leavers)', () => {
 		const blank = await ctx.engine.runNode(syncParameters(scopeValue), { items: [{}] });
 		expect(blank.error?.message).toContain('The roster has items that cannot be synced, so nothing was written: Invalid "Name" in item 0');
 		const one = await ctx.engine.runNode(syncParameters(scopeValue), { items: [rowOf(people[0])] as never[] });
-		expect(one.error?.message).toContain('would disable 24 of the 25 managed users');
+		expect(one.error?.message).toContain('Too many leavers: 24 of the 25 managed users who can sign in today would lose access');
 		expect(methods().every((method) => method === 'GET')).toBe(true);
 		expect(userWrites()).toHaveLength(0);
 	});

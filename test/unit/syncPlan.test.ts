@@ -155,26 +155,42 @@ describe('planning an HR sync', () => {
 		it('refuses an empty roster and a half roster', () => {
 			const users = team(40);
 			const empty = planSync(users, [], settings);
-			expect(empty.refusal).toMatch(/^Too many leavers: the roster would disable 40 of the 40 managed users who can sign in today \(100%\), more than Max Leavers Percent allows \(10%, at most 4\)/);
+			expect(empty.refusal).toMatch(/^Too many leavers: 40 of the 40 managed users who can sign in today would lose access \(100%: 40 disabled as absent from the roster\), more than Max Leavers Percent allows \(10%, at most 4\)/);
 			expect(actions(empty)).toEqual(users.map(() => 'disabled'));
-			expect(planSync(users, rosterOf(users.slice(0, 20)), { ...settings, leavers: 'delete' }).refusal).toMatch(/would delete 20 of the 40/);
+			expect(planSync(users, rosterOf(users.slice(0, 20)), { ...settings, leavers: 'delete' }).refusal).toMatch(/20 of the 40 managed users who can sign in today would lose access \(50%: 20 deleted as absent/);
 		});
 
 		it('allows exactly the share, refuses one more, and always allows one leaver', () => {
 			const users = team(40);
 			expect(planSync(users, rosterOf(users.slice(0, 36)), settings).refusal).toBeUndefined();
-			expect(planSync(users, rosterOf(users.slice(0, 35)), settings).refusal).toMatch(/would disable 5 of the 40/);
+			expect(planSync(users, rosterOf(users.slice(0, 35)), settings).refusal).toMatch(/5 of the 40 managed/);
 			expect(planSync(team(3), rosterOf(team(2)), { ...settings, maxLeaversPercent: 0 }).refusal).toBeUndefined();
 			expect(planSync(team(1), [], settings).refusal).toBeUndefined();
-			expect(planSync(team(2), [], settings).refusal).toMatch(/would disable 2 of the 2/);
+			expect(planSync(team(2), [], settings).refusal).toMatch(/2 of the 2 managed/);
 			expect(planSync(users, [], { ...settings, maxLeaversPercent: 100 }).refusal).toBeUndefined();
 			expect(planSync(users, [], { ...settings, leavers: 'ignore' }).refusal).toBeUndefined();
+		});
+
+		it('counts managed users the roster itself marks disabled, and never changes the access of users outside the scope', () => {
+			const users = [...team(20), managed(90, { tags: { role: 'admin' } })];
+			const everyoneOff = users.map((user, index) => entry(index, { ...rowOf(user), disabled: true }));
+			expect(planSync(users, everyoneOff, settings).refusal).toMatch(/20 of the 20 managed users who can sign in today would lose access \(100%: 20 marked disabled by the roster\)/);
+			const mixed = planSync(users, everyoneOff.slice(2, 19), { ...settings, maxLeaversPercent: 100 });
+			expect(mixed.refusal).toBeUndefined();
+			expect(mixed.steps.slice(17).map((step) => [step.action, 'userId' in step && step.userId])).toEqual([
+				['disabled', 'usr-0'],
+				['disabled', 'usr-1'],
+				['disabled', 'usr-19'],
+			]);
+			const adminOff = planSync(users, [...rosterOf(team(20)), entry(20, { ...rowOf(users[20]), disabled: true, disabledMessage: 'Bye.' })], settings);
+			expect(adminOff.steps[20]).toMatchObject({ action: 'unchanged', userId: 'usr-90' });
+			expect(planSync(users, everyoneOff.slice(0, 19), { ...settings, leavers: 'ignore' }).refusal).toMatch(/19 marked disabled by the roster\)/);
 		});
 
 		it('counts only who would lose access: years of disabled leavers never dilute the share', () => {
 			const formerStaff = Array.from({ length: 500 }, (_, index) => managed(1000 + index, { disabled: true, disabledMessage: 'Gone.' }));
 			const users = [...team(30), ...formerStaff];
-			expect(planSync(users, [], settings).refusal).toMatch(/would disable 30 of the 30 managed users/);
+			expect(planSync(users, [], settings).refusal).toMatch(/30 of the 30 managed users/);
 			// Deleting people who already cannot sign in takes nobody's access.
 			const cleanup = planSync(users, rosterOf(team(30)), { ...settings, leavers: 'delete' });
 			expect(cleanup.refusal).toBeUndefined();

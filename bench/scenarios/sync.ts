@@ -48,9 +48,12 @@ function roster(users: User[], changes: number) {
 	const active = users.filter((user) => user.disabled !== true);
 	const [movers, joiners] = [Math.ceil(changes * 0.4), Math.floor(changes * 0.3)];
 	const leavers = changes - movers - joiners;
-	const step = Math.floor(active.length / (movers + leavers));
-	const moved = new Set(Array.from({ length: movers }, (_, index) => active[index * step * 2].id));
-	const left = new Set(Array.from({ length: leavers }, (_, index) => active[index * step * 2 + step].id));
+	// Picks spread evenly through the people; among them, exactly `leavers` leave, spread alike, the rest move.
+	const picks = movers + leavers;
+	const picked = Array.from({ length: picks }, (_, index) => active[Math.floor((index * active.length) / picks)]);
+	const leaves = (index: number) => Math.floor(((index + 1) * leavers) / picks) > Math.floor((index * leavers) / picks);
+	const moved = new Set(picked.filter((_, index) => !leaves(index)).map((user) => user.id));
+	const left = new Set(picked.filter((_, index) => leaves(index)).map((user) => user.id));
 	const rows: Row[] = active
 		.filter((user) => !left.has(user.id))
 		.map((user) => ({ name: moved.has(user.id) ? `${user.name} (moved)` : user.name, email: user.email, country: user.country, timeZone: user.timeZone }));

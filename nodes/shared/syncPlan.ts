@@ -5,7 +5,7 @@
  * of leavers is plausible enough to apply. Pure; matching, field diff and country equivalence are
  * the upsert's (upsertPlan.ts).
  */
-import { diffToJsonPatch } from './jsonPatch';
+import { diffToJsonPatch, fieldOf, pointerTo } from './jsonPatch';
 import { indexByEmail, patchesCountry, planUser } from './upsertPlan';
 import { emailKey } from './users';
 import type { JsonPatchOperation, User, UserWrite } from './wire';
@@ -156,7 +156,8 @@ function desiredUser(user: UserWrite, current: User | undefined, settings: SyncS
 }
 
 function enables(current: User, patch: readonly JsonPatchOperation[]): boolean {
-	return current.disabled === true && patch.some((operation) => operation.path === '/disabled' && 'value' in operation && operation.value === false);
+	const path = pointerTo('disabled' satisfies keyof User);
+	return current.disabled === true && patch.some((operation) => operation.path === path && 'value' in operation && operation.value === false);
 }
 
 function changesOf(before: Record<string, unknown>, after: object): FieldChanges {
@@ -176,11 +177,6 @@ function patchChanges(current: User, patch: readonly JsonPatchOperation[]): Fiel
 		changes[field] = { from: before[field] ?? null, to: operation.op === 'remove' || !('value' in operation) ? null : operation.value };
 	}
 	return changes;
-}
-
-/** RFC 6901: the member name of a top-level pointer, `~1` and `~0` unescaped. */
-function fieldOf(pointer: string): string {
-	return pointer.slice(1).replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
 /**

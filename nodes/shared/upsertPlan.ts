@@ -3,7 +3,7 @@
  * items create a user, which patch one (only the fields that differ), which change nothing, and
  * which are superseded by a later item with the same e-mail. Pure.
  */
-import { diffToJsonPatch } from './jsonPatch';
+import { diffToJsonPatch, pointerTo } from './jsonPatch';
 import { countryKey, emailKey } from './users';
 import type { JsonPatchOperation, User, UserWrite } from './wire';
 
@@ -93,5 +93,6 @@ export function changesCountry(plan: Map<number, UpsertStep>): boolean {
 }
 
 export function patchesCountry(patch: readonly JsonPatchOperation[]): boolean {
-	return patch.some((operation) => operation.path === '/country');
+	const path = pointerTo('country' satisfies keyof User);
+	return patch.some((operation) => operation.path === path);
 }

@@ -15,11 +15,11 @@ import { runInNewContext } from 'node:vm';
 import type { BenchContext } from './context';
 import type { CoreName } from './cores';
 
-const SCENARIOS = ['P1', 'P2', 'P2Q', 'P3', 'P4', 'P5', 'P6'] as const;
+const SCENARIOS = ['P1', 'P2', 'P2Q', 'P3', 'P4', 'P5', 'P6', 'P8'] as const;
 /** The scenarios whose cost is n8n's HTTP path: they run on both cores (bench/cores.ts). */
 const ON_BOTH_CORES = ['P2', 'P3', 'P4'];
 const CORES: CoreName[] = ['2.8', '2.41'];
-const USAGE = 'Usage: tsx bench/run.ts [--smoke] [--only P1,P2,P2q,P3,P4,P5,P6] [--core 2.8,2.41] [--out file.json]';
+const USAGE = 'Usage: tsx bench/run.ts [--smoke] [--only P1,P2,P2q,P3,P4,P5,P6,P8] [--core 2.8,2.41] [--out file.json]';
 
 interface Arguments {
 	smoke: boolean;
@@ -79,6 +79,7 @@ async function main(): Promise<void> {
 	const { throughputScenarios } = await import('./scenarios/throughput');
 	const { triggerScenarios } = await import('./scenarios/trigger');
 	const { upsertScenario } = await import('./scenarios/upsert');
+	const { syncScenario } = await import('./scenarios/sync');
 	const { capScenarios, sharedQuotaScenario } = await import('./scenarios/cap');
 
 	// Stopped from outside, still run the 'exit' handlers that stop the sandboxes and the 2.41 child.
@@ -114,6 +115,7 @@ async function main(): Promise<void> {
 	}
 	if (selected('P3')) await triggerScenarios(ctx);
 	if (selected('P4')) await upsertScenario(ctx);
+	if (selected('P8')) await syncScenario(ctx);
 	for (const figure of ctx.figures) figure.core = core;
 
 	const onCurrentCore = ON_BOTH_CORES.filter((scenario) => args.only.has(scenario));

@@ -49,7 +49,7 @@ function sheet(users: User[], items: number, changedShare: number, newShare: num
 	return rows;
 }
 
-async function listUsers(sandbox: SandboxProcess): Promise<User[]> {
+export async function listUsers(sandbox: SandboxProcess): Promise<User[]> {
 	const url = new URL(sandbox.url);
 	const prefix = url.pathname.replace(/\/+$/, '');
 	const pool = new Pool(url.origin, { connections: 1 });

@@ -19,6 +19,11 @@ export function pointerTo(field: string): string {
 	return `/${field.replace(/~/g, '~0').replace(/\//g, '~1')}`;
 }
 
+/** The member name a top-level pointer names: pointerTo undone. */
+export function fieldOf(pointer: string): string {
+	return pointer.slice(1).replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
 /**
  * `replace` for a field the resource is known to have, `add` for any other (RFC 6902 `replace`
  * fails on an absent member, while `add` on a present one replaces it), `remove` for a cleared one.

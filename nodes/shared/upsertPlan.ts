@@ -3,7 +3,7 @@
  * items create a user, which patch one (only the fields that differ), which change nothing, and
  * which are superseded by a later item with the same e-mail. Pure.
  */
-import { diffToJsonPatch } from './jsonPatch';
+import { diffToJsonPatch, pointerTo } from './jsonPatch';
 import { countryKey, emailKey } from './users';
 import type { JsonPatchOperation, User, UserWrite } from './wire';
 
@@ -28,13 +28,7 @@ export function planUpserts(
 	requests: readonly UpsertRequest[],
 	countries?: Readonly<Record<string, string>>,
 ): Map<number, UpsertStep> {
-	const usersByEmail = new Map<string, User>();
-	for (const user of existing) {
-		const key = emailKey(user.email);
-		// A listed user without an e-mail cannot be the match of anyone. Should the service ever hold
-		// two users with one e-mail, the first listed is the match, every run.
-		if (key !== undefined && !usersByEmail.has(key)) usersByEmail.set(key, user);
-	}
+	const usersByEmail = indexByEmail(existing);
 	const lastItemByEmail = new Map<string, number>();
 	for (const request of requests) lastItemByEmail.set(emailKey(request.user.email)!, request.itemIndex);
 
@@ -43,19 +37,37 @@ export function planUpserts(
 		const key = emailKey(request.user.email)!;
 		const current = usersByEmail.get(key);
 		const winner = lastItemByEmail.get(key)!;
-		if (winner !== request.itemIndex) {
-			plan.set(request.itemIndex, { kind: 'superseded', byItemIndex: winner, user: current ?? null });
-		} else if (!current) {
-			plan.set(request.itemIndex, { kind: 'create', user: withoutUnset(request.user) });
-		} else {
-			const patch = diffToJsonPatch(current, comparedFields(request.user, current, countries));
-			plan.set(
-				request.itemIndex,
-				patch.length === 0 ? { kind: 'unchanged', user: current } : { kind: 'update', userId: current.id, patch },
-			);
-		}
+		plan.set(
+			request.itemIndex,
+			winner === request.itemIndex
+				? planUser(current, request.user, countries)
+				: { kind: 'superseded', byItemIndex: winner, user: current ?? null },
+		);
 	}
 	return plan;
+}
+
+/** The listed users by e-mail key. */
+export function indexByEmail(existing: readonly User[]): Map<string, User> {
+	const usersByEmail = new Map<string, User>();
+	for (const user of existing) {
+		const key = emailKey(user.email);
+		// A listed user without an e-mail cannot be the match of anyone. Should the service ever hold
+		// two users with one e-mail, the first listed is the match, every run.
+		if (key !== undefined && !usersByEmail.has(key)) usersByEmail.set(key, user);
+	}
+	return usersByEmail;
+}
+
+/** What it takes to make the user with this e-mail (`current`, if listed) look like `desired`. */
+export function planUser(
+	current: User | undefined,
+	desired: UserWrite,
+	countries?: Readonly<Record<string, string>>,
+): Exclude<UpsertStep, { kind: 'superseded' }> {
+	if (!current) return { kind: 'create', user: withoutUnset(desired) };
+	const patch = diffToJsonPatch(current, comparedFields(desired, current, countries));
+	return patch.length === 0 ? { kind: 'unchanged', user: current } : { kind: 'update', userId: current.id, patch };
 }
 
 /**
@@ -77,5 +89,10 @@ function withoutUnset(user: UserWrite): UserWrite {
 
 /** Whether any planned update would change a country: only then is the service's list needed. */
 export function changesCountry(plan: Map<number, UpsertStep>): boolean {
-	return [...plan.values()].some((step) => step.kind === 'update' && step.patch.some((operation) => operation.path === '/country'));
+	return [...plan.values()].some((step) => step.kind === 'update' && patchesCountry(step.patch));
+}
+
+export function patchesCountry(patch: readonly JsonPatchOperation[]): boolean {
+	const path = pointerTo('country' satisfies keyof User);
+	return patch.some((operation) => operation.path === path);
 }

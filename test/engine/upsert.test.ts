@@ -1,8 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-
 import type { User } from '../../nodes/shared/wire';
-import { ACTION_NODE_TYPE } from '../support/engine';
 import { HR_SYNC_UPSERT } from '../support/hrSync';
 import { jsonOf, useSandbox } from '../support/sandboxed';
 
@@ -185,21 +181,4 @@ describe('user upsert (create or update by e-mail)', () => {
 		expect(calls('POST /api/users')).toBe(0);
 	});
 
-	it('the HR-sync example workflow creates its people once, then finds them unchanged', async () => {
-		const workflow = JSON.parse(readFileSync(join(__dirname, '../../examples/hr-sync.json'), 'utf8'));
-		const upsertNode = workflow.nodes.find((node: { type: string }) => node.type === ACTION_NODE_TYPE);
-		const codeNode = workflow.nodes.find((node: { type: string }) => node.type === 'n8n-nodes-base.code');
-		// The Code node's own script yields the HR rows, as it would inside n8n.
-		const rows = (new Function(codeNode.parameters.jsCode)() as Array<{ json: object }>).map((item) => item.json);
-
-		const first = await ctx.engine.runNode(upsertNode.parameters, { items: rows as never[] });
-		expect(first.error).toBeUndefined();
-		expect(jsonOf(first.items).map((entry) => entry.action)).toEqual(rows.map(() => 'created'));
-		expect(jsonOf(first.items)[2].user).toMatchObject({ disabled: true, tags: { department: 'maintenance', source: 'hr-sync' } });
-
-		ctx.sandbox.resetStats();
-		const second = await ctx.engine.runNode(upsertNode.parameters, { items: rows as never[] });
-		expect(jsonOf(second.items).map((entry) => entry.action)).toEqual(rows.map(() => 'unchanged'));
-		expect(userWrites()).toHaveLength(0);
-	});
 });

@@ -1,5 +1,5 @@
 import { applyJsonPatch } from '../../sandbox/jsonPatch';
-import { buildJsonPatch, diffToJsonPatch, isSameValue, parseJsonPatch, pointerTo } from '../../nodes/shared/jsonPatch';
+import { buildJsonPatch, diffToJsonPatch, isSameValue, parseJsonPatch, pointerTo, fieldOf } from '../../nodes/shared/jsonPatch';
 
 describe('building a patch from set and cleared fields', () => {
 	it('replaces fields known to exist, adds the others and removes cleared ones', () => {
@@ -11,6 +11,7 @@ describe('building a patch from set and cleared fields', () => {
 	});
 	it('escapes ~ and / in member names (RFC 6901)', () => {
 		expect(pointerTo('a/b~c')).toBe('/a~1b~0c');
+		expect(fieldOf(pointerTo('a/b~c~1'))).toBe('a/b~c~1');
 	});
 	it('keeps a falsy value to set: false and 0 are changes, not clears', () => {
 		expect(buildJsonPatch({ set: { disabled: false, adminDevices: 0 }, cleared: [] }, ['disabled'])).toEqual([

@@ -16,7 +16,7 @@ const OPERATIONS_SAVED_WORKFLOWS_USE: Record<string, string[]> = {
 	location: ['getAll', 'submit'],
 	alert: ['getAll'],
 	group: ['create', 'get', 'getAll', 'replace', 'update', 'delete', 'addDevices', 'removeDevices'],
-	user: ['create', 'get', 'getAll', 'replace', 'update', 'delete', 'upsert', 'getCountries', 'getTimeZones'],
+	user: ['create', 'get', 'getAll', 'replace', 'update', 'delete', 'upsert', 'sync', 'getCountries', 'getTimeZones'],
 };
 
 describe('the action node', () => {
@@ -54,9 +54,9 @@ const DETECTORS = join(__dirname, '../../nodes/SatelliteTrackingTrigger/detectio
 
 describe('files that are written but never registered', () => {
 	it.each(Object.keys(resources))('every operation file of %s is in its resource map', (resource) => {
-		const routed = new Set(Object.values(resources[resource].operations).map((operation) => operation.execute));
+		const routed = new Set(Object.values(resources[resource].operations).map((operation) => operation.properties));
 		const unregistered = modulesIn(join(ACTIONS, resource), /\.operation\.ts$/)
-			.filter(([, module]) => !routed.has(module.execute as never))
+			.filter(([, module]) => !routed.has(module.properties as never))
 			.map(([name]) => name);
 		expect(unregistered).toEqual([]);
 	});

@@ -25,9 +25,30 @@ export interface OperationModule<Batch = unknown> {
 	execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient, batch: Batch): Promise<ItemResult>;
 }
 
+/** One piece of a run's work: the input item its output pairs with (none for work no item asked for), and the work. */
+export interface Task {
+	itemIndex?: number;
+	run(): Promise<ItemResult>;
+	/** Put in the task's error item under Continue On Fail, to say what failed when no input item does. */
+	errorFields?: Record<string, unknown>;
+}
+
+/**
+ * An operation over all input items at once (the items are one list, such as an HR roster), whose
+ * output need not be one item per input: it plans its tasks from the whole input, and runItems runs
+ * them with the same concurrency, order, pairing and Continue On Fail as item operations.
+ */
+export interface WholeInputOperation {
+	option: OperationOption;
+	properties: INodeProperties[];
+	planTasks(this: IExecuteFunctions, api: TrackingApiClient): Promise<Task[]>;
+}
+
+export type AnyOperation = OperationModule | WholeInputOperation;
+
 export interface Resource {
 	option: INodePropertyOptions;
-	operations: Record<string, OperationModule>;
+	operations: Record<string, AnyOperation>;
 	/** The Operation picker, then every operation's parameters. */
 	properties: INodeProperties[];
 }
@@ -39,7 +60,7 @@ const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompar
  * options and each operation's displayOptions are derived from it, so an operation cannot be
  * routed yet missing from the UI, or shown under a name the router does not know.
  */
-export function defineResource<Operations extends Record<string, OperationModule>>(
+export function defineResource<Operations extends Record<string, AnyOperation>>(
 	name: string,
 	displayName: string,
 	operations: Operations,

@@ -7,7 +7,7 @@ import { device } from './device/Device.resource';
 import { group } from './group/Group.resource';
 import { location } from './location/Location.resource';
 import type { Resource } from './operation';
-import { failEveryItem, runItems } from './runItems';
+import { failEveryItem, runOperation } from './runItems';
 import { showUsage } from './usageHint';
 import { user } from './user/User.resource';
 
@@ -32,7 +32,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		return [failEveryItem(this, error)];
 	}
 	const api = await TrackingApiClient.create(this, settings);
-	const items = await runItems(this, api, operation, settings.maxConcurrency);
+	const items = await runOperation(this, api, operation, settings.maxConcurrency);
 	showUsage(this, api.usage, settings);
 	return [items];
 }

@@ -7,29 +7,31 @@ import {
 } from 'n8n-workflow';
 
 import type { TrackingApiClient } from '../../shared/transport';
-import type { ItemResult, OperationModule } from './operation';
+import type { AnyOperation, ItemResult, OperationModule, Task } from './operation';
 import { isToolRun, toolResults } from './toolMode';
 
-function toExecutionData(result: ItemResult, itemIndex: number): INodeExecutionData[] {
-	return (Array.isArray(result) ? result : [result]).map((json) => ({
-		json: json as IDataObject,
-		pairedItem: { item: itemIndex },
-	}));
+/** Items a task yields, paired with its input item when it has one. */
+function toExecutionData(result: ItemResult, itemIndex: number | undefined): INodeExecutionData[] {
+	return (Array.isArray(result) ? result : [result]).map((json) => withPairing({ json: json as IDataObject }, itemIndex));
 }
 
-function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number) {
+function withPairing(item: INodeExecutionData, itemIndex: number | undefined): INodeExecutionData {
+	return itemIndex === undefined ? item : { ...item, pairedItem: { item: itemIndex } };
+}
+
+function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number | undefined) {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		error.context.itemIndex ??= itemIndex;
+		if (itemIndex !== undefined) error.context.itemIndex ??= itemIndex;
 		return error;
 	}
-	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+	return new NodeOperationError(context.getNode(), error as Error, itemIndex === undefined ? {} : { itemIndex });
 }
 
-function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
-	const json: IDataObject = { error: error.message };
+function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number | undefined, fields: IDataObject = {}): INodeExecutionData {
+	const json: IDataObject = { ...fields, error: error.message };
 	if (error.description) json.description = error.description;
 	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
-	return { json, pairedItem: { item: itemIndex } };
+	return withPairing({ json }, itemIndex);
 }
 
 /**
@@ -44,46 +46,63 @@ export function failEveryItem(context: IExecuteFunctions, error: unknown): INode
 }
 
 /**
- * Runs an operation over every input item with at most `concurrency` items at once. Output keeps
- * input order and pairing; under Continue On Fail each failed item yields exactly one error item,
- * otherwise the first failing item (by index) stops the run once the items in flight settle.
+ * Runs an operation: an item operation over every input item, a whole-input operation over the
+ * tasks it plans. A failure before any task could run fails every input item (see failEveryItem).
  */
-export async function runItems<Batch>(
+export async function runOperation(
 	context: IExecuteFunctions,
 	api: TrackingApiClient,
-	operation: OperationModule<Batch>,
+	operation: AnyOperation,
 	concurrency: number,
 ): Promise<INodeExecutionData[]> {
-	const itemCount = context.getInputData().length;
-	const continueOnFail = context.continueOnFail();
-	const answer = isToolRun(context) ? (result: ItemResult) => (Array.isArray(result) ? toolResults(result) : result) : (result: ItemResult) => result;
-	let batch: Batch;
+	let tasks: Task[];
 	try {
-		batch = operation.prepareBatch ? await operation.prepareBatch.call(context, api) : (undefined as Batch);
+		tasks = 'planTasks' in operation ? await operation.planTasks.call(context, api) : await itemTasks(context, api, operation);
 	} catch (error) {
 		// Without the shared lookup no item can run; each still gets its one output item.
 		return failEveryItem(context, error);
 	}
-	const results: INodeExecutionData[][] = new Array(itemCount);
+	return await runTasks(context, tasks, concurrency);
+}
+
+/** One task per input item, all sharing what the operation's prepareBatch looked up once. */
+async function itemTasks<Batch>(context: IExecuteFunctions, api: TrackingApiClient, operation: OperationModule<Batch>): Promise<Task[]> {
+	const batch = operation.prepareBatch ? await operation.prepareBatch.call(context, api) : (undefined as Batch);
+	return context.getInputData().map((_, itemIndex) => ({
+		itemIndex,
+		run: async () => await operation.execute.call(context, itemIndex, api, batch),
+	}));
+}
+
+/**
+ * Runs the tasks with at most `concurrency` at once. Output keeps task order and pairing; under
+ * Continue On Fail each failed task yields exactly one error item, otherwise the first failing task
+ * (in order) stops the run once the tasks in flight settle.
+ */
+async function runTasks(context: IExecuteFunctions, tasks: Task[], concurrency: number): Promise<INodeExecutionData[]> {
+	const continueOnFail = context.continueOnFail();
+	const answer = isToolRun(context) ? (result: ItemResult) => (Array.isArray(result) ? toolResults(result) : result) : (result: ItemResult) => result;
+	const results: INodeExecutionData[][] = new Array(tasks.length);
 	const failures = new Map<number, NodeApiError | NodeOperationError>();
 	let next = 0;
 
 	const worker = async () => {
-		while (next < itemCount && failures.size === 0) {
-			const itemIndex = next++;
+		while (next < tasks.length && failures.size === 0) {
+			const position = next++;
+			const { itemIndex, run, errorFields } = tasks[position];
 			try {
-				results[itemIndex] = toExecutionData(answer(await operation.execute.call(context, itemIndex, api, batch)), itemIndex);
+				results[position] = toExecutionData(answer(await run()), itemIndex);
 			} catch (error) {
 				const nodeError = asNodeError(context, error, itemIndex);
 				if (continueOnFail) {
-					results[itemIndex] = [errorItem(nodeError, itemIndex)];
+					results[position] = [errorItem(nodeError, itemIndex, errorFields as IDataObject)];
 				} else {
-					failures.set(itemIndex, nodeError);
+					failures.set(position, nodeError);
 				}
 			}
 		}
 	};
-	await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, itemCount)) }, worker));
+	await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, tasks.length)) }, worker));
 
 	if (failures.size > 0) throw failures.get(Math.min(...failures.keys()));
 	return results.flat();

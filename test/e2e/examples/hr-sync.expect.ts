@@ -1,55 +1,79 @@
-import { ensure, ensureRunSucceeded, nodeItems, nodeRunItems, type ExampleExpectation } from '../lib';
+import { ensure, ensureRunSucceeded, nodeItems, nodeRunItems, sinkEntries, type ExampleExpectation } from '../lib';
 
-const CSV_NODE = 'HR export (CSV)';
-const UPSERT_NODE = 'Create or update user';
+const ROSTER_NODE = 'Roster from CSV';
+const PREVIEW_NODE = 'Sync users (preview)';
+const APPLY_NODE = 'Sync users (apply)';
+const SINK = 'hr-sync-plan';
 
 interface Write {
 	kind: string;
 	resource: string;
-	body?: Record<string, unknown>;
+	id?: string;
+	body?: unknown;
+	/** When the sandbox applied it (ms since the epoch; same machine as n8n). */
+	at: number;
 }
 
-// examples/hr-sync.json: the CSV in the Code node is parsed into one item per person, and each is
-// created or updated in the tracking account, matched by e-mail.
+// examples/hr-sync.json: a sample CSV becomes a file, n8n's Extract From File reads it into one item per
+// person, Sync previews the plan (writing nothing), the plan is posted to chat (the sandbox's sink), and
+// Sync applies it. The e2e's sandbox is fresh, so every person on the roster joins.
 const expectation: ExampleExpectation = {
 	id: 'exampleHrSync01',
-	sinks: {},
-	description: 'examples/hr-sync.json: CSV export (Code node) → user upsert by e-mail',
+	sinks: { 'Post plan to chat': SINK },
+	description: 'examples/hr-sync.json: CSV file → Extract From File → Sync preview → chat → Sync apply',
 	async check(run, ctx) {
 		ensureRunSucceeded(run);
 
-		const rows = nodeItems(run, CSV_NODE);
-		ensure(rows.length === 4, `${CSV_NODE}: expected 4 rows from the CSV, got ${rows.length}: ${JSON.stringify(rows)}`);
+		const rows = nodeItems(run, ROSTER_NODE);
+		ensure(rows.length === 5, `${ROSTER_NODE}: expected 5 rows from the CSV, got ${rows.length}: ${JSON.stringify(rows)}`);
 		ensure(
-			rows.some((r) => r.fullName === 'Okafor, David'),
-			`${CSV_NODE}: the quoted field "Okafor, David" was not read as one value: ${JSON.stringify(rows.map((r) => r.fullName))}`,
+			rows.some((r) => r.name === 'Okafor, David'),
+			`${ROSTER_NODE}: the quoted field "Okafor, David" was not read as one value: ${JSON.stringify(rows.map((r) => r.name))}`,
 		);
-		ensure(rows.every((r) => typeof r.active === 'boolean'), `${CSV_NODE}: active should be a boolean: ${JSON.stringify(rows)}`);
 
-		const results = nodeRunItems(run, UPSERT_NODE);
-		ensure(results.length === rows.length, `${UPSERT_NODE}: expected ${rows.length} items (one per row), got ${results.length}`);
-		for (const [i, item] of results.entries()) {
-			const out = item.json;
-			const user = out.user as Record<string, unknown> | undefined;
-			const shown = JSON.stringify(out);
-			ensure(out.action === 'created', `${UPSERT_NODE} item ${i}: expected action "created" (fresh sandbox), got ${shown}`);
-			ensure(user?.email === rows[i].email, `${UPSERT_NODE} item ${i}: user e-mail ${String(user?.email)}, expected ${String(rows[i].email)}`);
-			ensure(user?.name === rows[i].fullName, `${UPSERT_NODE} item ${i}: user name ${String(user?.name)}, expected ${String(rows[i].fullName)}`);
-			ensure(user?.disabled === !rows[i].active, `${UPSERT_NODE} item ${i}: disabled ${String(user?.disabled)}, expected ${String(!rows[i].active)}`);
-			ensure(item.pairedItem !== undefined, `${UPSERT_NODE} item ${i} has no pairedItem`);
+		const plan = nodeRunItems(run, PREVIEW_NODE);
+		ensure(plan.length === rows.length, `${PREVIEW_NODE}: expected ${rows.length} plan items, got ${plan.length}`);
+		for (const [i, item] of plan.entries()) {
+			const shown = JSON.stringify(item.json);
+			ensure(item.json.action === 'created' && item.json.mode === 'preview', `${PREVIEW_NODE} item ${i}: expected a planned creation, got ${shown}`);
+			ensure(item.json.email === rows[i].email, `${PREVIEW_NODE} item ${i}: e-mail ${String(item.json.email)}, expected ${String(rows[i].email)}`);
+			ensure(item.json.userId === null && item.json.refusal === undefined, `${PREVIEW_NODE} item ${i}: ${shown}`);
+			ensure(JSON.stringify(item.pairedItem) === JSON.stringify({ item: i }), `${PREVIEW_NODE} item ${i}: pairedItem ${JSON.stringify(item.pairedItem)}`);
 		}
 
-		// The sandbox received one create per person, with the CSV's values.
-		const writes = (await ctx.sandboxJson('/__sandbox/writes')) as Write[];
+		const messages = await sinkEntries(ctx, SINK);
+		ensure(messages.length === 1, `sink /${SINK}: expected one chat message with the plan, got ${messages.length}`);
+		const text = (messages[0].body as Record<string, unknown> | undefined)?.text;
+		ensure(
+			typeof text === 'string' && text.startsWith('HR sync plan: 5 created.') && rows.every((r) => text.includes(`created ${String(r.email)}`)),
+			`sink /${SINK}: expected the plan naming every joiner, got ${JSON.stringify(messages[0].body)}`,
+		);
+
+		// Apply found nobody yet: the preview wrote nothing.
+		const applied = nodeRunItems(run, APPLY_NODE);
+		ensure(applied.length === rows.length, `${APPLY_NODE}: expected ${rows.length} items, got ${applied.length}`);
+		for (const [i, item] of applied.entries()) {
+			const shown = JSON.stringify(item.json);
+			ensure(item.json.action === 'created' && item.json.mode === 'apply', `${APPLY_NODE} item ${i}: expected "created", got ${shown}`);
+			ensure(typeof item.json.userId === 'string' && item.json.userId !== '', `${APPLY_NODE} item ${i}: no userId in ${shown}`);
+		}
+
+		const writes = ((await ctx.sandboxJson('/__sandbox/writes')) as Write[]).filter((w) => w.resource === 'user');
 		for (const row of rows) {
-			const created = writes.filter((w) => w.resource === 'user' && w.kind === 'create' && w.body?.email === row.email);
+			const created = writes.filter((w) => w.kind === 'create' && (w.body as Record<string, unknown>)?.email === row.email);
 			ensure(created.length === 1, `sandbox: expected one user create for ${String(row.email)}, saw ${created.length}`);
-			const tags = created[0].body?.tags as Record<string, unknown> | undefined;
+			const tags = (created[0].body as Record<string, unknown>).tags as Record<string, unknown> | undefined;
 			ensure(
-				tags?.department === row.department && tags?.source === 'hr-sync',
-				`sandbox: user ${String(row.email)} created with tags ${JSON.stringify(tags)}`,
+				tags?.department === row.department && tags?.managedBy === 'n8n-hr-sync',
+				`sandbox: user ${String(row.email)} created with tags ${JSON.stringify(tags)}, expected its department and the scope tag`,
 			);
 		}
+		// The account's other users are outside the scope: this run disabled or deleted nobody (the lane's
+		// other workflows, run before on the same sandbox, create and delete users of their own).
+		const startTime = (run.data.resultData.runData[PREVIEW_NODE]?.[0] as { startTime?: unknown } | undefined)?.startTime;
+		ensure(typeof startTime === 'number', `${PREVIEW_NODE}: no startTime in the run data`);
+		const removed = writes.filter((w) => w.at >= startTime && (w.kind === 'delete' || JSON.stringify(w.body ?? '').includes('/disabled')));
+		ensure(removed.length === 0, `sandbox: the sync disabled or deleted users outside its scope: ${JSON.stringify(removed)}`);
 	},
 };
 

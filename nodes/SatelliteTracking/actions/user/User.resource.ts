@@ -6,6 +6,7 @@ import * as getAll from './getAll.operation';
 import * as getCountries from './getCountries.operation';
 import * as getTimeZones from './getTimeZones.operation';
 import * as replace from './replace.operation';
+import * as sync from './sync.operation';
 import * as update from './update.operation';
 import * as upsert from './upsert.operation';
 
@@ -17,6 +18,7 @@ export const user = defineResource('user', 'User', {
 	update,
 	delete: deleteUser,
 	upsert,
+	sync,
 	getCountries,
 	getTimeZones,
 }, 'get');

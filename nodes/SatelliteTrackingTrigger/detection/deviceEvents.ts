@@ -5,12 +5,14 @@
 import type { Location } from '../../shared/wire';
 import type { Observation } from './detector';
 import { DETECTORS, EVENTS } from './detectors';
-import { fixTime, freshFixes, toPosition } from './fixes';
+import { fixTime, freshFixes, readsTelemetry, toPosition } from './fixes';
 import type { DayCounts, DetectionSettings, DeviceInfo, DeviceState, TriggerEvent } from './types';
 
 export interface DeviceDetection {
 	events: TriggerEvent[];
 	state: DeviceState;
+	/** Records fetched that were no readable fix, skipped. */
+	unreadable: number;
 }
 
 /**
@@ -27,10 +29,11 @@ export function detectDeviceEvents(
 	notifications?: DayCounts[],
 ): DeviceDetection {
 	const known = previous ?? {};
-	const { fresh, newest, fix, keys, digest } = freshFixes(known, fetched, now);
+	const { fresh, readings, newest, fix, keys, digest, unreadable } = freshFixes(known, fetched, now, readsTelemetry(settings));
 	const observation: Observation = {
 		device,
 		fresh,
+		readings,
 		previous: known.fix,
 		newest: newest ?? (known.fix && toPosition(known.fix)),
 		now,
@@ -45,7 +48,7 @@ export function detectDeviceEvents(
 		Object.assign(state, detection.state);
 	}
 	const report = previous !== undefined || settings.emitCurrentState;
-	return { events: report ? inOrder(events, now) : [], state: withoutEmptyFields(state) };
+	return { events: report ? inOrder(events, now) : [], state: withoutEmptyFields(state), unreadable };
 }
 
 function inOrder(events: TriggerEvent[], now: Date): TriggerEvent[] {

@@ -24,8 +24,8 @@ export function sampleEvents(
 	});
 	const real = read.flatMap(({ device, fixes, notifications }) => detectDeviceEvents(undefined, device, fixes, current, now, notifications).events);
 	const observations = read.map(({ device, fixes, notifications }): Observation => {
-		const { fresh, newest } = freshFixes({}, fixes, now);
-		return { device, fresh, newest, now, notifications };
+		const { fresh, readings, newest } = freshFixes({}, fixes, now);
+		return { device, fresh, readings, newest, now, notifications };
 	});
 	const source = newestObservation(observations);
 	if (!source) return real;

@@ -70,7 +70,7 @@ async function poll(context: IPollFunctions): Promise<INodeExecutionData[][] | n
 		);
 	}
 	const client = await TrackingApiClient.create(context, settings.client);
-	const devices = await readDevices(client, settings.selection, deadline);
+	const devices = await readDevices(context.getNode(), client, settings.selection, deadline);
 	if (settings.selection.by === 'ids' && devices.length === 0) {
 		throw new NodeOperationError(context.getNode(), 'None of the devices chosen under Devices exists any more: choose others');
 	}

@@ -1,5 +1,7 @@
 /** The trigger's API reads: the devices to watch, then each device's fixes (and alerts, to count them). */
 
+import { NodeOperationError, type INode } from 'n8n-workflow';
+
 import { countNotifications } from '../shared/notifications';
 import type { TrackingApiClient } from '../shared/transport';
 import type { ReadOutcome } from './detection/advance';
@@ -20,20 +22,17 @@ export function requestsPerDevice(detection: DetectionSettings): number {
 }
 
 /** `deadline`: epoch ms, the poll's time budget. A group that no longer exists is a configuration to fix. */
-export async function readDevices(client: TrackingApiClient, selection: DeviceSelection, deadline?: number): Promise<Device[]> {
+export async function readDevices(node: INode, client: TrackingApiClient, selection: DeviceSelection, deadline?: number): Promise<Device[]> {
 	if (selection.by !== 'group') return selectDevices(await client.request('listDevices', { deadline }), selection);
 	const [devices, group] = await Promise.all([
 		client.request('listDevices', { deadline }),
 		client.find('getGroup', { params: { groupId: selection.groupId }, deadline }),
 	]);
 	if (group === undefined) {
-		throw new GroupGone(`The group ${selection.groupId} chosen under Devices no longer exists: choose another`);
+		throw new NodeOperationError(node, `The group ${selection.groupId} chosen under Devices no longer exists: choose another`);
 	}
 	return selectDevices(devices, selection, group.devices ?? []);
 }
-
-/** The selected group is gone: only the user can fix that (declared `configuration-invalid` by the poll). */
-export class GroupGone extends Error {}
 
 /**
  * Every read runs; the client's pacer keeps them within the concurrency and rate settings. A read

@@ -74,6 +74,7 @@ export function readSettings(context: IPollFunctions): TriggerSettings {
 			thresholdRules: events.includes('valueCrossed') ? readThresholdRules(context, parameter, check) : undefined,
 			fuelDrop: events.includes('fuelDropped') ? readFuelDrop(parameter, check) : undefined,
 			inputChange: events.includes('inputChanged') ? readInputChange(parameter, check) : undefined,
+			geofenceMinMinutes: check('Minimum Minutes Inside or Outside', toNumberInRange(parameter('geofenceMinMinutes', 0), 0, Infinity)),
 			dwellMinutes: events.includes('geofenceDwell') ? check('Dwell (Minutes)', toPositive(parameter('dwellMinutes', DEFAULT_DWELL_MINUTES))) : undefined,
 			emitCurrentState: parameter<IDataObject>('options', {}).emitCurrentState === true,
 		},

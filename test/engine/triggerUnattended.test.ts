@@ -20,8 +20,9 @@ function addDevice(sandbox: Sandbox, id: string, tags: Record<string, string> = 
 	sandbox.store.addDevice({ id, name: `Scripted ${id}`, tags: { scripted: 'yes', ...tags }, expires: null });
 }
 
-function addFix(sandbox: Sandbox, id: string, at: number, latitude = 1, extra: Partial<FixInput> = {}): Location {
-	return sandbox.store.addFix(id, { latitude, longitude: 1, dateTime: new Date(at).toISOString(), ...extra });
+/** `step`: where along a road, 1.1 km apart, so that the moves are drives, not impossible jumps. */
+function addFix(sandbox: Sandbox, id: string, at: number, step = 1, extra: Partial<FixInput> = {}): Location {
+	return sandbox.store.addFix(id, { latitude: 10 + step / 100, longitude: 1, dateTime: new Date(at).toISOString(), ...extra });
 }
 
 const scripted = { deviceSelection: 'tag', tagKey: 'scripted' };

@@ -10,7 +10,9 @@ import { detectionSettings } from '../support/trigger';
 
 const now = new Date('2026-03-01T12:00:00Z');
 const iso = (minute: number) => new Date(now.getTime() + minute * 60_000).toISOString();
-const fix = (minute: number, latitude = 0): Location => ({ dateTime: iso(minute), latitude, longitude: 0 });
+// Longitude 1, not 0: a fix at (0, 0) is no position (a tracker without a lock); a latitude step is
+// 1.1 km, a drive (a larger jump within minutes would be an impossible speed).
+const fix = (minute: number, latitude = 0): Location => ({ dateTime: iso(minute), latitude: latitude / 100, longitude: 1 });
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `d${String(i).padStart(2, '0')}`);
 const devices: Device[] = ids(4).map((id, i) => ({ id, name: `Device ${i}`, tags: { fleet: i % 2 ? 'north' : 'south' } }));
 
@@ -97,7 +99,7 @@ describe('nextCursor', () => {
 describe('planReads', () => {
 	const state: TriggerState = {
 		version: 1,
-		devices: { d00: { fix: { at: iso(-5), lat: 0, lon: 0 } }, d01: { since: iso(-3) }, d03: { fix: { at: iso(5), lat: 0, lon: 0 } } },
+		devices: { d00: { fix: { at: iso(-5), lat: 0, lon: 1 } }, d01: { since: iso(-3) }, d03: { fix: { at: iso(5), lat: 0, lon: 1 } } },
 	};
 	const dayAhead = iso(24 * 60);
 	it('reads the last fix per device in Latest-fix mode, with the recent range to fall back on', () => {
@@ -145,7 +147,7 @@ describe('advance', () => {
 	it('keeps unread devices as they were, and a device the listing leaves out marked absent until ABSENT_RETENTION_MS has passed', () => {
 		const stored: TriggerState = {
 			version: 1,
-			devices: { d00: { fix: { at: iso(0), lat: 0, lon: 0 } }, d01: { since: iso(0) }, gone: { since: iso(0) } },
+			devices: { d00: { fix: { at: iso(0), lat: 0, lon: 1 } }, d01: { since: iso(0) }, gone: { since: iso(0) } },
 			cursor: 'd00',
 		};
 		const listed = devices.slice(0, 2);
@@ -204,7 +206,7 @@ describe('sampleEvents', () => {
 	});
 
 	it('shows a selected event that did not happen by a sample of its kind, from the device with the newest fix', () => {
-		const depot = circleGeofence('Depot', 0, 0, 1000);
+		const depot = circleGeofence('Depot', 0, 1, 1000);
 		const far = circleGeofence('Far', 40, 40, 1000);
 		if (!depot.ok || !far.ok) throw new Error('geofence');
 		const [exit] = sample({ events: ['geofenceExited'], geofences: [depot.value, far.value] });

@@ -4,6 +4,9 @@ import { countNotifications, undatedAlerts } from '../../nodes/shared/notificati
 import { declaredFailure } from '../../nodes/shared/transport/failure';
 import { describeHttpFailure } from '../../nodes/shared/transport/errors';
 import type { Alert, Location } from '../../nodes/shared/wire';
+import { circleGeofence } from '../../nodes/shared/geo/geofence';
+import type { DetectionSettings, TriggerEvent } from '../../nodes/SatelliteTrackingTrigger/detection/types';
+import { detectionSettings, pollDevice } from '../support/trigger';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 4, 4, 8, minute)).toISOString();
 const fix = (minute: number, extra: Partial<Location> = {}): Location => ({ dateTime: at(minute), latitude: 1, longitude: 2, ...extra });
@@ -58,5 +61,65 @@ describe('telemetry on a record repeating its GPS time and position', () => {
 		expect(freshFixes(first, [reefer(11, [true])], new Date(at(10))).readings).toEqual([]);
 		expect(readsTelemetry({ events: ['locationUpdated', 'criticalAlert'] })).toBe(false);
 		expect(readsTelemetry({ events: ['locationUpdated', 'inputChanged'] })).toBe(true);
+	});
+});
+
+describe('GPS quality: fixes that are no position', () => {
+	const yard = (() => {
+		const check = circleGeofence('Yard', 10, 10, 500);
+		if (!check.ok) throw new Error(check.problem);
+		return check.value;
+	})();
+	const truck = { id: 'truck', name: 'Truck', expires: null };
+	const inYard = (minute: number, extra: Partial<Location> = {}) => ({ dateTime: at(minute), latitude: 10.001, longitude: 10, ...extra });
+	const outside = (minute: number) => ({ dateTime: at(minute), latitude: 10.05, longitude: 10 });
+	const settings = (extra: Partial<DetectionSettings> = {}) =>
+		detectionSettings({ events: ['locationUpdated', 'geofenceEntered', 'geofenceExited', 'valueCrossed'], geofences: [yard], ...extra, thresholdRules: [{ field: 'temperature', direction: 'above', value: 8, hysteresis: 1 }] });
+	const names = (events: TriggerEvent[][]) => events.map((poll) => poll.map((event) => event.event));
+
+	it('(0, 0), out-of-range coordinates and impossible jumps never move a device or cross a geofence; their telemetry counts', () => {
+		const polls = [
+			{ fixes: [inYard(0, { temperature: 4 })], now: new Date(at(0)) },
+			{ fixes: [{ dateTime: at(1), latitude: 0, longitude: 0, temperature: 9 }], now: new Date(at(2)) },
+			{ fixes: [{ dateTime: at(3), latitude: 95, longitude: 10 }, { dateTime: at(4), latitude: 10, longitude: 200 }], now: new Date(at(5)) },
+			// 220 km six minutes after the last position: a multipath jump.
+			{ fixes: [{ dateTime: at(6), latitude: 12, longitude: 10 }], now: new Date(at(7)) },
+			{ fixes: [inYard(8)], now: new Date(at(9)) },
+		];
+		const { events, state } = pollDevice(truck, polls, settings());
+		expect(names(events)).toEqual([[], ['valueCrossed'], [], [], ['locationUpdated']]);
+		// The move reported is from the last real position, not from a bad fix.
+		expect(events[4][0].previousLocation).toMatchObject({ latitude: 10.001, longitude: 10 });
+		expect(state.fences).toEqual({ [yard.id]: true });
+		expect(state.pos).toBeUndefined();
+	});
+
+	it('a device first seen at a wrong place is not frozen there: two fixes that agree move it', () => {
+		const polls = [
+			{ fixes: [{ dateTime: at(0), latitude: 40, longitude: 10 }], now: new Date(at(0)) },
+			{ fixes: [inYard(5)], now: new Date(at(6)) },
+			{ fixes: [inYard(8, { latitude: 10.002 })], now: new Date(at(9)) },
+		];
+		const { events, state } = pollDevice(truck, polls, settings({ events: ['locationUpdated', 'geofenceEntered'] }));
+		expect(names(events)).toEqual([[], [], ['locationUpdated', 'geofenceEntered']]);
+		expect(state).not.toHaveProperty('jump');
+	});
+
+	it('a late fix older than one processed never flips a geofence back; a batch is taken in fix-time order', () => {
+		const polls = [
+			{ fixes: [inYard(0)], now: new Date(at(0)) },
+			{ fixes: [outside(10), inYard(5)], now: new Date(at(11)) },
+			{ fixes: [inYard(7)], now: new Date(at(12)) },
+		];
+		const { events } = pollDevice(truck, polls, settings({ events: ['geofenceEntered', 'geofenceExited'] }));
+		expect(names(events)).toEqual([[], ['geofenceExited'], []]);
+	});
+
+	it('with geofenceMinMinutes, jitter across the boundary is not reported; a stay that long is, once', () => {
+		const jitter = [inYard(0), outside(1), inYard(2), outside(3), inYard(4), outside(10), outside(14), outside(16), inYard(17)];
+		const polls = jitter.map((fix, i) => ({ fixes: [fix], now: new Date(at(i === 0 ? 0 : 20 + i)) }));
+		const run = (geofenceMinMinutes: number) => names(pollDevice(truck, polls, settings({ events: ['geofenceEntered', 'geofenceExited'], geofenceMinMinutes })).events).flat();
+		expect(run(0)).toEqual(['geofenceExited', 'geofenceEntered', 'geofenceExited', 'geofenceEntered', 'geofenceExited', 'geofenceEntered']);
+		expect(run(5)).toEqual(['geofenceExited']);
 	});
 });

@@ -21,6 +21,10 @@ export interface Observation {
 	readings: Location[];
 	/** The newest fix processed before this poll. */
 	previous?: SeenFix;
+	/** `fresh` without the fixes that are no position (positions.ts): what moves the device and crosses geofences. */
+	positions: Location[];
+	/** The last position accepted before this poll (the newest fix processed, unless that was no position). */
+	position?: SeenFix;
 	/** The newest fix known after this poll: as fetched, or as state kept it. */
 	newest?: Location | FixPosition;
 	now: Date;

@@ -4,6 +4,7 @@
  */
 import type { Location } from '../../shared/wire';
 import type { Observation } from './detector';
+import { plausiblePositions } from './positions';
 import { DETECTORS, EVENTS } from './detectors';
 import { fixTime, freshFixes, readsTelemetry, toPosition } from './fixes';
 import type { DayCounts, DetectionSettings, DeviceInfo, DeviceState, TriggerEvent } from './types';
@@ -30,16 +31,21 @@ export function detectDeviceEvents(
 ): DeviceDetection {
 	const known = previous ?? {};
 	const { fresh, readings, newest, fix, keys, digest, unreadable } = freshFixes(known, fetched, now, readsTelemetry(settings));
+	const position = known.pos ?? known.fix;
+	const { positions, last, suspect } = plausiblePositions(fresh, position, known.jump);
 	const observation: Observation = {
 		device,
 		fresh,
 		readings,
+		positions,
+		position,
 		previous: known.fix,
 		newest: newest ?? (known.fix && toPosition(known.fix)),
 		now,
 		notifications,
 	};
-	const state: DeviceState = { fix, keys, digest, since: fix ? undefined : known.since };
+	const pos = last && fix && (last.at !== fix.at || last.lat !== fix.lat || last.lon !== fix.lon) ? last : undefined;
+	const state: DeviceState = { fix, keys, digest, since: fix ? undefined : known.since, pos, jump: suspect };
 	const events: TriggerEvent[] = [];
 	for (const { detector, events: reported } of DETECTORS) {
 		if (!reported.some((kind) => settings.events.includes(kind))) continue;

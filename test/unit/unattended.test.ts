@@ -2,7 +2,9 @@
 import { freshFixes, readsTelemetry } from '../../nodes/SatelliteTrackingTrigger/detection/fixes';
 import { countNotifications, undatedAlerts } from '../../nodes/shared/notifications';
 import { declaredFailure } from '../../nodes/shared/transport/failure';
-import { describeHttpFailure } from '../../nodes/shared/transport/errors';
+import type { INode } from 'n8n-workflow';
+
+import { describeHttpFailure, toNodeApiError } from '../../nodes/shared/transport/errors';
 import type { Alert, Location } from '../../nodes/shared/wire';
 import { circleGeofence } from '../../nodes/shared/geo/geofence';
 import type { DetectionSettings, TriggerEvent } from '../../nodes/SatelliteTrackingTrigger/detection/types';
@@ -41,6 +43,13 @@ describe('declared failures (what n8n\'s scheduler reads)', () => {
 		expect(declaredFailure({ message: 'reset', networkCode: 'ECONNRESET' })).toEqual({ cause: 'temporarily-unavailable' });
 		expect(declaredFailure({ message: 'no', status: 401, tokenRefused: true })).toEqual({ cause: 'credential-invalid' });
 		expect(declaredFailure(describeHttpFailure(400, { error: 'bad' }))).toBeUndefined();
+	});
+
+	it('rides on every NodeApiError the transport builds (the action node\'s too), as a plain property', () => {
+		const node = { id: 'n', name: 'Satellite Tracking', type: 'satelliteTracking', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
+		const error = toNodeApiError(node, describeHttpFailure(429, { error: 'slow down' }, { 'retry-after': '90' }), 0);
+		expect(JSON.parse(JSON.stringify({ failure: (error as { failure?: unknown }).failure }))).toEqual({ failure: { cause: 'rate-limited', retryAfterMs: 90_000 } });
+		expect(toNodeApiError(node, describeHttpFailure(400, {}))).not.toHaveProperty('failure');
 	});
 });
 

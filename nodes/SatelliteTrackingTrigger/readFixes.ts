@@ -1,6 +1,6 @@
 /** The trigger's API reads: the devices to watch, then each device's fixes (and alerts, to count them). */
 
-import { NodeOperationError, type INode } from 'n8n-workflow';
+import { NodeOperationError, sleepWithAbort, type INode } from 'n8n-workflow';
 
 import { countNotifications } from '../shared/notifications';
 import type { TrackingApiClient } from '../shared/transport';
@@ -52,17 +52,17 @@ export async function readFixes(client: TrackingApiClient, reads: FixRead[], dea
 			} catch (error) {
 				outcome = { ok: false, error };
 			}
-			if (Date.now() <= deadline) outcomes.set(read.deviceId, outcome);
+			if (Date.now() < deadline) outcomes.set(read.deviceId, outcome);
 		}),
 	);
-	let timer: NodeJS.Timeout | undefined;
-	const budget = new Promise<void>((resolve) => {
-		if (Number.isFinite(deadline)) timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
-	});
+	const stop = new AbortController();
+	const budget = Number.isFinite(deadline)
+		? sleepWithAbort(Math.max(0, deadline - Date.now()), stop.signal).catch(() => undefined)
+		: new Promise<void>(() => {});
 	try {
 		await Promise.race([all, budget]);
 	} finally {
-		clearTimeout(timer);
+		stop.abort();
 	}
 	// In plan order, whatever order the answers came in: the output and the retry list depend on it.
 	return new Map(reads.flatMap((read) => (outcomes.has(read.deviceId) ? [[read.deviceId, outcomes.get(read.deviceId)!]] : [])));

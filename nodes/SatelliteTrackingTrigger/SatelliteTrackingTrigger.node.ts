@@ -1,4 +1,5 @@
 import {
+	ApplicationError,
 	NodeConnectionTypes,
 	NodeOperationError,
 	type IDataObject,
@@ -10,12 +11,14 @@ import {
 
 import * as listSearch from '../shared/listSearch';
 import { TrackingApiClient } from '../shared/transport';
-import { advance } from './detection/advance';
-import { planReads } from './detection/plan';
+import { declare, failureOf } from '../shared/transport/failure';
+import { advance, type ReadOutcome } from './detection/advance';
+import { planReads, type ReadPlan } from './detection/plan';
 import { sampleEvents } from './detection/samples';
 import { emptyState, readState } from './detection/state';
 import type { TriggerEvent } from './detection/types';
 import { CREDENTIAL_TYPE } from '../shared/wire';
+import { declaredPollError } from './failures';
 import { eventsSubtitle, properties } from './properties';
 import { listingRequests, readDevices, readFixes, requestsPerDevice } from './readFixes';
 import { readSettings, type TriggerSettings } from './settings';
@@ -45,47 +48,93 @@ export class SatelliteTrackingTrigger implements INodeType {
 	methods = { listSearch: { searchDevices: listSearch.searchDevices, searchGroups: listSearch.searchGroups } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const settings = readSettings(this);
-		const listing = listingRequests(settings.selection);
-		const perDevice = requestsPerDevice(settings.detection);
-		// In devices: a device's calls are made together, so a poll never counts half a device.
-		const deviceBudget = Math.floor((settings.maxRequestsPerPoll - listing) / perDevice);
-		if (deviceBudget < 1) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`Max Requests per Poll must leave room for one device read (${perDevice} call(s)) after the ${listing} listing call(s)`,
-			);
+		try {
+			return await poll(this);
+		} catch (error) {
+			throw declaredPollError(this.getNode(), error);
 		}
-		const client = await TrackingApiClient.create(this, settings.client);
-		const devices = await readDevices(client, settings.selection);
-		const now = new Date();
-		if (this.getMode() === 'manual') return await sample(client, devices, settings, Math.min(deviceBudget, SAMPLE_DEVICES), now);
-
-		const staticData = this.getWorkflowStaticData('node');
-		const previous = readState(staticData.state);
-		const timeZone = settings.detection.dailyLimit?.timeZone;
-		const plan = planReads(devices.map((device) => device.id), previous, settings.readMode, deviceBudget, now, timeZone);
-		const outcomes = await readFixes(client, plan.reads);
-		const result = advance(previous, devices, plan, outcomes, settings.detection, now);
-		if (plan.reads.length > 0 && result.failures.length === plan.reads.length) throw result.failures[0].error;
-		for (const { deviceId, error } of result.failures) {
-			this.logger.warn(`Satellite Tracking Trigger: reading device ${deviceId} failed, retrying next poll: ${(error as Error).message}`);
-		}
-		staticData.state = result.state as unknown as IDataObject;
-		return result.events.length > 0 ? [toItems(result.events)] : null;
 	}
 }
 
-/** Real items for "Fetch Test Event"; the state is left as it is. */
+async function poll(context: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	const settings = readSettings(context);
+	const deadline = Date.now() + settings.maxPollMs;
+	const listing = listingRequests(settings.selection);
+	const perDevice = requestsPerDevice(settings.detection);
+	// In devices: a device's calls are made together, so a poll never counts half a device.
+	const deviceBudget = Math.floor((settings.maxRequestsPerPoll - listing) / perDevice);
+	if (deviceBudget < 1) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`Max Requests per Poll must leave room for one device read (${perDevice} call(s)) after the ${listing} listing call(s)`,
+		);
+	}
+	const client = await TrackingApiClient.create(context, settings.client);
+	const devices = await readDevices(context.getNode(), client, settings.selection, deadline);
+	if (settings.selection.by === 'ids' && devices.length === 0) {
+		throw new NodeOperationError(context.getNode(), 'None of the devices chosen under Devices exists any more: choose others');
+	}
+	const now = new Date();
+	if (context.getMode() === 'manual') return await sample(client, devices, settings, Math.min(deviceBudget, SAMPLE_DEVICES), now, deadline);
+
+	const staticData = context.getWorkflowStaticData('node');
+	const previous = readState(staticData.state);
+	const timeZone = settings.detection.dailyLimit?.timeZone;
+	const plan = planReads(devices.map((device) => device.id), previous, settings.readMode, deviceBudget, now, timeZone);
+	const outcomes = await readFixes(client, plan.reads, deadline);
+	const result = advance(previous, devices, plan, outcomes, settings.detection, now);
+	// Saved before anything is thrown: n8n's legacy poller keeps it, and the round robin moves on.
+	staticData.state = result.state as unknown as IDataObject;
+	const fatal = pollFailure(plan, outcomes, result.failures, settings.maxPollMs);
+	if (fatal) throw fatal;
+	const logger = context.logger;
+	for (const { deviceId, error } of result.failures) {
+		logger.warn(`Satellite Tracking Trigger: reading device ${deviceId} failed, retrying next poll: ${(error as Error).message}`);
+	}
+	if (outcomes.size < plan.reads.length) {
+		logger.warn(
+			`Satellite Tracking Trigger: ${outcomes.size} of ${plan.reads.length} device reads ended within Max Poll Time (${settings.maxPollMs / 1000} s); the next poll goes on with the rest`,
+		);
+	}
+	if (result.unreadable > 0) {
+		logger.warn(`Satellite Tracking Trigger: skipped ${result.unreadable} record(s) without a readable date or position`);
+	}
+	return result.events.length > 0 ? [toItems(result.events)] : null;
+}
+
+/**
+ * The error a poll fails with when it read no device at all, so that the user and n8n's scheduler
+ * learn of it: the service rate-limits or refuses the credential (whoever is read next meets the
+ * same), every device failed in a poll that read them all, or no read ended in time. Undefined when
+ * a failure may be the devices' own: their progress is saved and they are retried, the rest read on.
+ */
+function pollFailure(
+	plan: ReadPlan,
+	outcomes: Map<string, ReadOutcome>,
+	failures: Array<{ error: unknown }>,
+	maxPollMs: number,
+): unknown {
+	if (plan.reads.length === 0 || [...outcomes.values()].some((outcome) => outcome.ok)) return undefined;
+	const accountWide = failures.find(({ error }) => ['rate-limited', 'credential-invalid'].includes(failureOf(error)?.cause ?? ''));
+	if (accountWide) return accountWide.error;
+	if (plan.complete && failures.length === plan.reads.length) return failures[0].error;
+	if (outcomes.size > 0) return undefined;
+	return declare(new ApplicationError(`No device read ended within Max Poll Time (${maxPollMs / 1000} s): the service is slow to answer`), {
+		cause: 'temporarily-unavailable',
+	});
+}
+
+/** Real items for "Fetch Test Event"; the state is left as it is. Fails as the active poll would when no read succeeds. */
 async function sample(
 	client: TrackingApiClient,
 	devices: Array<{ id: string; name: string; expires?: string | null }>,
 	settings: TriggerSettings,
 	count: number,
 	now: Date,
+	deadline: number,
 ): Promise<INodeExecutionData[][] | null> {
 	// As if every device were new: their last fix, and today's count.
-	const { reads } = planReads(
+	const plan = planReads(
 		devices.map((device) => device.id),
 		emptyState(),
 		'latestFix',
@@ -93,8 +142,11 @@ async function sample(
 		now,
 		settings.detection.dailyLimit?.timeZone,
 	);
-	const outcomes = await readFixes(client, reads);
-	const events = sampleEvents(devices.filter((device) => outcomes.has(device.id)), outcomes, settings.detection, now);
+	const outcomes = await readFixes(client, plan.reads, deadline);
+	const failures = [...outcomes.values()].flatMap((outcome) => (outcome.ok ? [] : [{ error: outcome.error }]));
+	const fatal = pollFailure({ ...plan, complete: true }, outcomes, failures, settings.maxPollMs);
+	if (fatal) throw fatal;
+	const events = sampleEvents(devices.filter((device) => outcomes.get(device.id)?.ok), outcomes, settings.detection, now);
 	return events.length > 0 ? [toItems(events)] : null;
 }
 

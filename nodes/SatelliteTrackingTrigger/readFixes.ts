@@ -1,8 +1,11 @@
 /** The trigger's API reads: the devices to watch, then each device's fixes (and alerts, to count them). */
 
+import { NodeOperationError, sleepWithAbort, type INode } from 'n8n-workflow';
+
 import { countNotifications } from '../shared/notifications';
 import type { TrackingApiClient } from '../shared/transport';
 import type { ReadOutcome } from './detection/advance';
+import { fixTime } from './detection/fixes';
 import type { CountedDay, FixRead } from './detection/plan';
 import { selectDevices, type DeviceSelection } from './detection/selection';
 import type { DayCounts, DetectionSettings } from './detection/types';
@@ -18,44 +21,75 @@ export function requestsPerDevice(detection: DetectionSettings): number {
 	return detection.dailyLimit ? 2 : 1;
 }
 
-export async function readDevices(client: TrackingApiClient, selection: DeviceSelection): Promise<Device[]> {
-	if (selection.by !== 'group') return selectDevices(await client.request('listDevices'), selection);
+/** `deadline`: epoch ms, the poll's time budget. A group that no longer exists is a configuration to fix. */
+export async function readDevices(node: INode, client: TrackingApiClient, selection: DeviceSelection, deadline?: number): Promise<Device[]> {
+	if (selection.by !== 'group') return selectDevices(await client.request('listDevices', { deadline }), selection);
 	const [devices, group] = await Promise.all([
-		client.request('listDevices'),
-		client.request('getGroup', { params: { groupId: selection.groupId } }),
+		client.request('listDevices', { deadline }),
+		client.find('getGroup', { params: { groupId: selection.groupId }, deadline }),
 	]);
+	if (group === undefined) {
+		throw new NodeOperationError(node, `The group ${selection.groupId} chosen under Devices no longer exists: choose another`);
+	}
 	return selectDevices(devices, selection, group.devices ?? []);
 }
 
-/** Every read runs; the client's pacer keeps them within the concurrency and rate settings. */
-export async function readFixes(client: TrackingApiClient, reads: FixRead[]): Promise<Map<string, ReadOutcome>> {
-	const outcomes = await Promise.all(
-		reads.map(async (read): Promise<[string, ReadOutcome]> => {
+/**
+ * Every read runs; the client's pacer keeps them within the concurrency and rate settings. A read
+ * not ended by `deadline` (epoch ms) is left out of the outcomes: not read this poll, as if not planned.
+ */
+export async function readFixes(client: TrackingApiClient, reads: FixRead[], deadline = Infinity): Promise<Map<string, ReadOutcome>> {
+	const outcomes = new Map<string, ReadOutcome>();
+	const all = Promise.all(
+		reads.map(async (read) => {
+			let outcome: ReadOutcome;
 			try {
-				const [fixes, notifications] = await Promise.all([readOne(client, read), countDays(client, read.deviceId, read.days)]);
-				return [read.deviceId, notifications ? { ok: true, fixes, notifications } : { ok: true, fixes }];
+				const [fixes, notifications] = await Promise.all([
+					readOne(client, read, deadline),
+					countDays(client, read.deviceId, read.days, deadline),
+				]);
+				outcome = notifications ? { ok: true, fixes, notifications } : { ok: true, fixes };
 			} catch (error) {
-				return [read.deviceId, { ok: false, error }];
+				outcome = { ok: false, error };
 			}
+			if (Date.now() < deadline) outcomes.set(read.deviceId, outcome);
 		}),
 	);
-	return new Map(outcomes);
+	const stop = new AbortController();
+	const budget = Number.isFinite(deadline)
+		? sleepWithAbort(Math.max(0, deadline - Date.now()), stop.signal).catch(() => undefined)
+		: new Promise<void>(() => {});
+	try {
+		await Promise.race([all, budget]);
+	} finally {
+		stop.abort();
+	}
+	// In plan order, whatever order the answers came in: the output and the retry list depend on it.
+	return new Map(reads.flatMap((read) => (outcomes.has(read.deviceId) ? [[read.deviceId, outcomes.get(read.deviceId)!]] : [])));
 }
 
-async function readOne(client: TrackingApiClient, read: FixRead): Promise<Location[]> {
+async function readOne(client: TrackingApiClient, read: FixRead, deadline: number): Promise<Location[]> {
 	const deviceId = read.deviceId;
 	// 404: the device never reported, or left the account since the list was read. Nothing to report.
 	if (read.kind === 'range') {
-		return (await client.find('getLocations', { params: { deviceId }, body: { from: read.from, to: read.to } })) ?? [];
+		return (await client.find('getLocations', { params: { deviceId }, body: { from: read.from, to: read.to }, deadline })) ?? [];
 	}
-	const last = await client.find('getLastLocation', { params: { deviceId } });
-	return last ? [last] : [];
+	const last = await client.find('getLastLocation', { params: { deviceId }, deadline });
+	if (!last) return [];
+	const latest = Date.parse(read.recent.to);
+	if (!(fixTime(last) > latest)) return [last];
+	// The service keeps answering a fix dated far ahead (a clock glitch) as the last one: the real
+	// fixes are in the recent range, of which the newest is the device's last location.
+	const recent = (await client.find('getLocations', { params: { deviceId }, body: read.recent, deadline })) ?? [];
+	const dated = recent.filter((fix) => typeof fix === 'object' && fix !== null && fixTime(fix) <= latest);
+	const newest = dated.reduce<Location | undefined>((best, fix) => (best === undefined || fixTime(fix) > fixTime(best) ? fix : best), undefined);
+	return newest ? [newest] : [];
 }
 
 /** One alerts call over the days, counted day by day; a device that failed either read is read again next poll. */
-async function countDays(client: TrackingApiClient, deviceId: string, days?: CountedDay[]): Promise<DayCounts[] | undefined> {
+async function countDays(client: TrackingApiClient, deviceId: string, days: CountedDay[] | undefined, deadline: number): Promise<DayCounts[] | undefined> {
 	if (!days || days.length === 0) return undefined;
 	const range = { from: days[0].from, to: days[days.length - 1].to };
-	const alerts = (await client.find('getAlerts', { params: { deviceId }, body: range })) ?? [];
+	const alerts = (await client.find('getAlerts', { params: { deviceId }, body: range, deadline })) ?? [];
 	return days.map(({ day, from, to }) => ({ day, counts: countNotifications(alerts, { from, to }) }));
 }

@@ -35,7 +35,12 @@ export interface TriggerSettings {
 	client: ClientOptions;
 	/** Infinity when there is no cap. */
 	maxRequestsPerPoll: number;
+	/** The poll's time budget for reading devices, in ms. */
+	maxPollMs: number;
 }
+
+/** Well inside n8n's durable scheduler's poll timeout (45 s by default), with room for the listing and the output. */
+export const DEFAULT_MAX_POLL_SECONDS = 30;
 
 export function readSettings(context: IPollFunctions): TriggerSettings {
 	const parameter = <T>(name: string, fallback: T) => context.getNodeParameter(name, fallback) as T;
@@ -69,6 +74,7 @@ export function readSettings(context: IPollFunctions): TriggerSettings {
 			thresholdRules: events.includes('valueCrossed') ? readThresholdRules(context, parameter, check) : undefined,
 			fuelDrop: events.includes('fuelDropped') ? readFuelDrop(parameter, check) : undefined,
 			inputChange: events.includes('inputChanged') ? readInputChange(parameter, check) : undefined,
+			geofenceMinMinutes: check('Minimum Minutes Inside or Outside', toNumberInRange(parameter('geofenceMinMinutes', 0), 0, Infinity)),
 			dwellMinutes: events.includes('geofenceDwell') ? check('Dwell (Minutes)', toPositive(parameter('dwellMinutes', DEFAULT_DWELL_MINUTES))) : undefined,
 			emitCurrentState: parameter<IDataObject>('options', {}).emitCurrentState === true,
 		},
@@ -76,6 +82,7 @@ export function readSettings(context: IPollFunctions): TriggerSettings {
 		readMode: parameter<ReadMode>('readMode', 'latestFix') === 'everyFix' ? 'everyFix' : 'latestFix',
 		client: readRequestSettings(context.getNode(), requestSettings),
 		maxRequestsPerPoll: maxRequests > 0 ? maxRequests : Infinity,
+		maxPollMs: check('Max Poll Time (Seconds)', toPositive(requestSettings.maxPollSeconds ?? DEFAULT_MAX_POLL_SECONDS)) * 1000,
 	};
 }
 

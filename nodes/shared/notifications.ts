@@ -56,14 +56,19 @@ export function countNotifications(
 	const to = range ? Date.parse(range.to) : Infinity;
 	const counts = noCounts();
 	for (const alert of alerts) {
-		const at = parseServiceTime(alert.dateTime);
+		const at = parseServiceTime(alert?.dateTime);
 		if (range && !(at >= from && at <= to)) continue;
-		for (const notification of Array.isArray(alert.notifications) ? alert.notifications : []) {
+		for (const notification of Array.isArray(alert?.notifications) ? alert.notifications : []) {
 			const channel = channelOf(notification);
 			if (channel) counts[channel]++;
 		}
 	}
 	return counts;
+}
+
+/** Alerts whose date cannot be read (null, missing, a number): left out of every day's count, and counted here. */
+export function undatedAlerts(alerts: ReadonlyArray<Pick<Alert, 'dateTime'>>): number {
+	return alerts.filter((alert) => Number.isNaN(parseServiceTime(alert?.dateTime))).length;
 }
 
 /** Usage of each channel that has a limit. A limit of 0 is reached from the start. */

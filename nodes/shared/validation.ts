@@ -47,9 +47,13 @@ function asUtcWhenZoneless(text: string): string {
 	return ZONE_SUFFIX.test(iso) || !iso.includes('T') ? iso : `${iso}Z`;
 }
 
-/** A timestamp the service sent, as epoch milliseconds (NaN if unreadable); one without a zone is UTC. */
-export function parseServiceTime(text: string): number {
-	return Date.parse(asUtcWhenZoneless(text.trim()));
+/**
+ * A timestamp the service sent, as epoch milliseconds (NaN if unreadable); one without a zone is UTC.
+ * Typed `unknown`: a record's date may come null, missing or as a number, and one such record must
+ * be skipped by its reader, not throw out of a whole poll or run.
+ */
+export function parseServiceTime(text: unknown): number {
+	return typeof text === 'string' ? Date.parse(asUtcWhenZoneless(text.trim())) : NaN;
 }
 
 interface DateLike {

@@ -100,8 +100,9 @@ describe('example workflows', () => {
 		expect(await poll(trigger, staticData)).toEqual([]);
 		const north = sandbox.store.listDevices().find((device) => device.tags?.fleet === 'north')!;
 		const at = (msAgo: number) => new Date(Date.now() - msAgo).toISOString();
-		sandbox.store.addFix(north.id, { latitude: 51.5072, longitude: -0.1276, dateTime: at(3000) });
-		sandbox.store.addFix(north.id, { latitude: 51.6, longitude: -0.1276, dateTime: at(2000) });
+		// Two fixes that agree (a drive of 1.4 km in two minutes), however far the seeded position lay.
+		sandbox.store.addFix(north.id, { latitude: 51.5072, longitude: -0.1276, dateTime: at(120_000) });
+		sandbox.store.addFix(north.id, { latitude: 51.52, longitude: -0.1276, dateTime: at(2000) });
 		const events = await poll(trigger, staticData);
 		expect(events.map((event) => [event.event, event.deviceId, event.geofence])).toEqual([
 			['geofenceExited', north.id, 'Depot'],

@@ -120,7 +120,8 @@ async function pollThroughFaults(harness: TriggerHarness, scenario: Scenario, T0
 			if (count > 1 && rng.chance(0.2)) times[1] = times[0];
 			for (const time of times) {
 				const here = position.get(id)!;
-				const next = { latitude: here.latitude + rng.between(-0.01, 0.01), longitude: here.longitude + rng.between(-0.01, 0.01) };
+				// Steps of up to about 150 m: fixes seconds apart are a drive, not a jump the trigger takes for a bad fix.
+				const next = { latitude: here.latitude + rng.between(-0.001, 0.001), longitude: here.longitude + rng.between(-0.001, 0.001) };
 				position.set(id, next);
 				const critical = rng.chance(0.1);
 				const fix: Location = sandbox.store.addFix(id, {

@@ -14,7 +14,7 @@ import { detectionSettings, pollDevice } from '../support/trigger';
 
 const T0 = Date.parse('2026-03-01T22:00:00Z');
 const at = (minute: number) => new Date(T0 + minute * 60_000);
-const fix = (minute: number, extra: Partial<Location> = {}): Location => ({ dateTime: at(minute).toISOString(), latitude: 0, longitude: 0, ...extra });
+const fix = (minute: number, extra: Partial<Location> = {}): Location => ({ dateTime: at(minute).toISOString(), latitude: 0, longitude: 1, ...extra });
 const truck: DeviceInfo = { id: 'dev-1', name: 'Reefer 01', expires: null, tags: { cargo: 'chilled' } };
 
 function fenceOf(check: ReturnType<typeof circleGeofence>): Geofence {
@@ -87,7 +87,7 @@ describe('a fix dated far in the future', () => {
 		const polls = [
 			{ fixes: [fix(0)], now: at(0) },
 			{ fixes: [fix(50 * 365 * 24 * 60, { latitude: 9 })], now: at(1) },
-			{ fixes: [fix(2, { latitude: 1 })], now: at(2) },
+			{ fixes: [fix(2, { latitude: 0.01 })], now: at(2) },
 			{ fixes: [], now: at(300) },
 		];
 		const { events } = pollDevice(truck, polls, settings(['locationUpdated', 'deviceSilent'], { silentAfterMinutes: 30 }));
@@ -149,8 +149,8 @@ describe('eventId tells distinct events apart', () => {
 	});
 
 	it('two geofences of one name entered on one fix give two ids, for entries and dwells', () => {
-		const inner = fenceOf(circleGeofence('Customer site', 0, 0, 500));
-		const outer = fenceOf(circleGeofence('Customer site', 0, 0, 2000));
+		const inner = fenceOf(circleGeofence('Customer site', 0, 1, 500));
+		const outer = fenceOf(circleGeofence('Customer site', 0, 1, 2000));
 		const polls = [
 			{ fixes: [fix(0, { latitude: 0.1 })], now: at(0) },
 			{ fixes: [fix(1, { latitude: 0.001 }), fix(40, { latitude: 0.001 })], now: at(40) },

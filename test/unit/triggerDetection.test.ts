@@ -10,7 +10,8 @@ const minutes = (n: number) => new Date(T0 + n * 60_000);
 const iso = (n: number) => minutes(n).toISOString();
 
 function fix(minute: number, latitude = 0, longitude = 0, extra: Partial<Location> = {}): Location {
-	return { dateTime: iso(minute), latitude, longitude, ...extra };
+	// Longitude 1, not 0: a fix at (0, 0) is no position (a tracker without a lock).
+	return { dateTime: iso(minute), latitude, longitude: longitude + 1, ...extra };
 }
 
 function fenceOf(check: ReturnType<typeof circleGeofence>): Geofence {
@@ -18,7 +19,7 @@ function fenceOf(check: ReturnType<typeof circleGeofence>): Geofence {
 	return check.value;
 }
 
-const depot = fenceOf(circleGeofence('Depot', 0, 0, 1000));
+const depot = fenceOf(circleGeofence('Depot', 0, 1, 1000));
 const device: DeviceInfo = { id: 'dev-1', name: 'Truck 01', expires: null };
 
 function settings(events: EventKind[], extra: Partial<DetectionSettings> = {}): DetectionSettings {
@@ -40,7 +41,7 @@ describe('freshFixes', () => {
 	it('sorts out-of-order fixes and drops duplicates', () => {
 		const { fresh, fix: last } = freshFixes({}, [fix(3, 3), fix(1, 1), fix(2, 2), fix(1, 1)]);
 		expect(fresh.map((f) => f.latitude)).toEqual([1, 2, 3]);
-		expect(last).toEqual({ at: iso(3), lat: 3, lon: 0 });
+		expect(last).toEqual({ at: iso(3), lat: 3, lon: 1 });
 	});
 
 	it('keeps distinct fixes that share a timestamp, in the order the API sent them', () => {
@@ -112,7 +113,7 @@ describe('detectDeviceEvents', () => {
 			'criticalAlert',
 		]), minutes(0));
 		expect(result.events).toEqual([]);
-		expect(result.state.fix).toEqual({ at: iso(0), lat: 0, lon: 0 });
+		expect(result.state.fix).toEqual({ at: iso(0), lat: 0, lon: 1 });
 		expect(result.state.fences).toEqual({ [depot.id]: true });
 	});
 
@@ -152,7 +153,7 @@ describe('detectDeviceEvents', () => {
 			deviceId: 'dev-1',
 			deviceName: 'Truck 01',
 			location: { dateTime: iso(2), latitude: 0.01 },
-			previousLocation: { dateTime: iso(0), latitude: 0, longitude: 0 },
+			previousLocation: { dateTime: iso(0), latitude: 0, longitude: 1 },
 			distanceMeters: 1112,
 		});
 	});
@@ -169,7 +170,7 @@ describe('detectDeviceEvents', () => {
 			settings(['locationUpdated'], { minDistanceMeters: 50 }),
 		);
 		expect(seen).toEqual([[], [], [], ['locationUpdated']]);
-		expect(all[3][0].previousLocation).toEqual({ dateTime: iso(0), latitude: 0, longitude: 0 });
+		expect(all[3][0].previousLocation).toEqual({ dateTime: iso(0), latitude: 0, longitude: 1 });
 		expect(all[3][0].distanceMeters).toBeCloseTo(66.7, 0);
 		expect(state.ref).toBeUndefined();
 	});
@@ -200,7 +201,7 @@ describe('detectDeviceEvents', () => {
 	});
 
 	it('drops the records of geofences that were removed', () => {
-		const other = fenceOf(circleGeofence('Other', 5, 5, 100));
+		const other = fenceOf(circleGeofence('Other', 5, 6, 100));
 		const { state } = run([{ fixes: [fix(0)], at: 0 }], settings(['geofenceExited'], { geofences: [depot, other] }));
 		expect(Object.keys(state.fences!)).toHaveLength(2);
 		const next = detectDeviceEvents(state, device, [fix(1)], settings(['geofenceExited']), minutes(1));
@@ -317,8 +318,8 @@ describe('detectDeviceEvents', () => {
 	});
 
 	it('orders the events of one fix: move, exit, entry, alert', () => {
-		const a = fenceOf(circleGeofence('A', 0, 0, 1000));
-		const b = fenceOf(circleGeofence('B', 0, 0.05, 1000));
+		const a = fenceOf(circleGeofence('A', 0, 1, 1000));
+		const b = fenceOf(circleGeofence('B', 0, 1.05, 1000));
 		const { seen } = run(
 			[
 				{ fixes: [fix(0, 0, 0)], at: 0 },
@@ -331,18 +332,18 @@ describe('detectDeviceEvents', () => {
 
 	it('keeps state compact: only the slices of selected events', () => {
 		const { state } = run([{ fixes: [fix(0)], at: 0 }], settings(['locationUpdated']));
-		expect(state).toEqual({ fix: { at: iso(0), lat: 0, lon: 0 }, keys: [expect.any(String)] });
+		expect(state).toEqual({ fix: { at: iso(0), lat: 0, lon: 1 }, keys: [expect.any(String)] });
 	});
 
 	it('gives each event an id that is the same whichever poll reports it, and different for different events', () => {
-		const a = fenceOf(circleGeofence('A', 0, 0, 1000));
-		const b = fenceOf(circleGeofence('B', 0, 0.001, 1000));
+		const a = fenceOf(circleGeofence('A', 0, 1, 1000));
+		const b = fenceOf(circleGeofence('B', 0, 1.001, 1000));
 		const options = settings(['locationUpdated', 'geofenceEntered', 'geofenceExited', 'criticalAlert'], { geofences: [a, b] });
-		const start = run([{ fixes: [fix(0, 1, 1)], at: 0 }], options).state;
-		const fixes = [fix(1, 0, 0, { alertTexts: ['SOS'] }), fix(1, 0, 0), fix(2, 1, 1)];
+		const start = run([{ fixes: [fix(0, 0.1, 0.1)], at: 0 }], options).state;
+		const fixes = [fix(1, 0, 0, { alertTexts: ['SOS'] }), fix(1, 0, 0), fix(2, 0.1, 0.1)];
 		const first = detectDeviceEvents(start, device, fixes, options, minutes(3)).events;
 		// The poll repeated a minute later from the same saved state, with one more fix since.
-		const repeated = detectDeviceEvents(JSON.parse(JSON.stringify(start)), device, [...fixes, fix(4, 2, 2)], options, minutes(4)).events;
+		const repeated = detectDeviceEvents(JSON.parse(JSON.stringify(start)), device, [...fixes, fix(4, 0.2, 0.2)], options, minutes(4)).events;
 		expect(repeated.slice(0, first.length).map((e) => e.eventId)).toEqual(first.map((e) => e.eventId));
 		// Two moves at one time and place that differ by an alert, an entry into each of two geofences
 		// from one fix, an alert of that fix, and the exits: all told apart.

@@ -1,6 +1,6 @@
 import { ABSENT_RETENTION_MS, advance, type ReadOutcome } from '../../nodes/SatelliteTrackingTrigger/detection/advance';
 import { sampleEvents } from '../../nodes/SatelliteTrackingTrigger/detection/samples';
-import { pickDevices, planReads } from '../../nodes/SatelliteTrackingTrigger/detection/plan';
+import { nextCursor, pickDevices, planReads, type FixRead, type ReadPlan } from '../../nodes/SatelliteTrackingTrigger/detection/plan';
 import { selectDevices } from '../../nodes/SatelliteTrackingTrigger/detection/selection';
 import { emptyState, readState } from '../../nodes/SatelliteTrackingTrigger/detection/state';
 import type { DetectionSettings, TriggerState } from '../../nodes/SatelliteTrackingTrigger/detection/types';
@@ -10,11 +10,16 @@ import { detectionSettings } from '../support/trigger';
 
 const now = new Date('2026-03-01T12:00:00Z');
 const iso = (minute: number) => new Date(now.getTime() + minute * 60_000).toISOString();
-const fix = (minute: number, latitude = 0): Location => ({ dateTime: iso(minute), latitude, longitude: 0 });
+// Longitude 1, not 0: a fix at (0, 0) is no position (a tracker without a lock); a latitude step is
+// 1.1 km, a drive (a larger jump within minutes would be an impossible speed).
+const fix = (minute: number, latitude = 0): Location => ({ dateTime: iso(minute), latitude: latitude / 100, longitude: 1 });
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `d${String(i).padStart(2, '0')}`);
 const devices: Device[] = ids(4).map((id, i) => ({ id, name: `Device ${i}`, tags: { fleet: i % 2 ? 'north' : 'south' } }));
 
 const settings = detectionSettings();
+const last = (deviceId: string): FixRead => ({ deviceId, kind: 'last', recent: { from: iso(-60), to: iso(60) } });
+/** A plan whose reads are the round robin's turn (none given: every device fits, in this order). */
+const planOf = (reads: FixRead[], rotation = reads.map((read) => read.deviceId), complete = false): ReadPlan => ({ reads, rotation, complete });
 
 describe('selectDevices', () => {
 	const shuffled = [devices[2], devices[0], devices[3], devices[1]];
@@ -43,9 +48,10 @@ describe('readState', () => {
 
 describe('pickDevices (round robin)', () => {
 	const all = ids(10);
-	it('reads every device when they fit, and keeps no cursor', () => {
-		expect(pickDevices(all, 'd03', [], Infinity)).toEqual({ picked: all });
-		expect(pickDevices(all, undefined, [], 10)).toEqual({ picked: all });
+	const picked = (result: { retried: string[]; rotation: string[] }) => [...result.retried, ...result.rotation];
+	it('reads every device when they fit, from after the cursor a poll cut short left', () => {
+		expect(pickDevices(all, undefined, [], Infinity)).toEqual({ retried: [], rotation: all });
+		expect(pickDevices(all, 'd03', ['d01'], 10)).toEqual({ retried: [], rotation: [...all.slice(4), ...all.slice(0, 4)] });
 	});
 
 	it('goes round from where the last poll stopped, so every device is read once per cycle', () => {
@@ -53,8 +59,8 @@ describe('pickDevices (round robin)', () => {
 		const cycles: string[][] = [];
 		for (let poll = 0; poll < 5; poll++) {
 			const result = pickDevices(all, cursor, [], 4);
-			cycles.push(result.picked);
-			cursor = result.cursor;
+			cycles.push(picked(result));
+			cursor = result.rotation[result.rotation.length - 1];
 		}
 		expect(cycles).toEqual([
 			['d00', 'd01', 'd02', 'd03'],
@@ -66,39 +72,56 @@ describe('pickDevices (round robin)', () => {
 	});
 
 	it('continues after a cursor device that has since vanished', () => {
-		expect(pickDevices(['a', 'c', 'e', 'g'], 'd', [], 2)).toEqual({ picked: ['e', 'g'], cursor: 'g' });
-		expect(pickDevices(['a', 'c', 'e', 'g'], 'z', [], 2)).toEqual({ picked: ['a', 'c'], cursor: 'c' });
+		expect(pickDevices(['a', 'c', 'e', 'g'], 'd', [], 2)).toEqual({ retried: [], rotation: ['e', 'g'] });
+		expect(pickDevices(['a', 'c', 'e', 'g'], 'z', [], 2)).toEqual({ retried: [], rotation: ['a', 'c'] });
 	});
 
-	it('reads failed devices first, but with at most half the budget', () => {
-		expect(pickDevices(all, 'd03', ['d09', 'gone'], 4)).toEqual({ picked: ['d09', 'd04', 'd05', 'd06'], cursor: 'd06' });
-		expect(pickDevices(all, undefined, ['d07', 'd08', 'd09'], 4).picked).toEqual(['d07', 'd08', 'd00', 'd01']);
+	it('reads failed devices first, with at most half the budget rounded down: a budget of one is pure round robin', () => {
+		expect(pickDevices(all, 'd03', ['d09', 'gone'], 4)).toEqual({ retried: ['d09'], rotation: ['d04', 'd05', 'd06'] });
+		expect(picked(pickDevices(all, undefined, ['d07', 'd08', 'd09'], 4))).toEqual(['d07', 'd08', 'd00', 'd01']);
+		expect(pickDevices(all, 'd03', ['d00', 'd01'], 1)).toEqual({ retried: [], rotation: ['d04'] });
+		expect(pickDevices(all, 'd03', ['d00', 'd01'], 3)).toEqual({ retried: ['d00'], rotation: ['d04', 'd05'] });
+	});
+});
+
+describe('nextCursor', () => {
+	const plan = (rotation: string[], complete = false) => ({ reads: [], rotation, complete });
+	it('stops after the last device whose read ended with all before it, so a poll cut short is continued', () => {
+		const ended = (done: string[]) => (id: string) => done.includes(id);
+		expect(nextCursor(plan(['d04', 'd05', 'd06']), ended(['d04', 'd05', 'd06']), 'd03')).toBe('d06');
+		expect(nextCursor(plan(['d04', 'd05', 'd06']), ended(['d04', 'd06']), 'd03')).toBe('d04');
+		expect(nextCursor(plan(['d04', 'd05', 'd06']), ended(['d05']), 'd03')).toBe('d03');
+		expect(nextCursor(plan(['d00', 'd01'], true), ended(['d00', 'd01']), 'd01')).toBeUndefined();
+		expect(nextCursor(plan(['d00', 'd01'], true), ended(['d00']), undefined)).toBe('d00');
 	});
 });
 
 describe('planReads', () => {
 	const state: TriggerState = {
 		version: 1,
-		devices: { d00: { fix: { at: iso(-5), lat: 0, lon: 0 } }, d01: { since: iso(-3) }, d03: { fix: { at: iso(5), lat: 0, lon: 0 } } },
+		devices: { d00: { fix: { at: iso(-5), lat: 0, lon: 1 } }, d01: { since: iso(-3) }, d03: { fix: { at: iso(5), lat: 0, lon: 1 } } },
 	};
-	it('reads the last fix per device in Latest-fix mode', () => {
-		expect(planReads(ids(3), state, 'latestFix', Infinity, now).reads).toEqual(
-			ids(3).map((deviceId) => ({ deviceId, kind: 'last' })),
-		);
+	const dayAhead = iso(24 * 60);
+	it('reads the last fix per device in Latest-fix mode, with the recent range to fall back on', () => {
+		expect(planReads(ids(3), state, 'latestFix', Infinity, now).reads).toEqual([
+			{ deviceId: 'd00', kind: 'last', recent: { from: iso(-5), to: dayAhead } },
+			{ deviceId: 'd01', kind: 'last', recent: { from: iso(-3), to: dayAhead } },
+			{ deviceId: 'd02', kind: 'last', recent: { from: iso(-24 * 60), to: dayAhead } },
+		]);
 	});
-	it('reads from the newest fix seen to now in Every-fix mode; a new device gets its baseline from its last fix', () => {
+	it('reads from the newest fix seen to a day ahead in Every-fix mode; a new device gets its baseline from its last fix', () => {
 		expect(planReads(ids(4), state, 'everyFix', Infinity, now).reads).toEqual([
-			{ deviceId: 'd00', kind: 'range', from: iso(-5), to: iso(0) },
-			{ deviceId: 'd01', kind: 'range', from: iso(-3), to: iso(0) },
-			{ deviceId: 'd02', kind: 'last' },
-			// A fix dated ahead of this clock: the range must not end before it starts.
-			{ deviceId: 'd03', kind: 'range', from: iso(5), to: iso(5) },
+			{ deviceId: 'd00', kind: 'range', from: iso(-5), to: dayAhead },
+			{ deviceId: 'd01', kind: 'range', from: iso(-3), to: dayAhead },
+			{ deviceId: 'd02', kind: 'last', recent: { from: iso(-24 * 60), to: dayAhead } },
+			// A device whose clock runs ahead is read up to its newest fixes, not held back until real time catches up.
+			{ deviceId: 'd03', kind: 'range', from: iso(5), to: dayAhead },
 		]);
 	});
 });
 
 describe('advance', () => {
-	const plan = { reads: devices.map((d) => ({ deviceId: d.id, kind: 'last' as const })) };
+	const plan = planOf(devices.map((d) => last(d.id)));
 	const ok = (...fixes: Location[]): ReadOutcome => ({ ok: true, fixes });
 
 	it('keeps the state of failed devices and retries them, while the others advance', () => {
@@ -124,12 +147,12 @@ describe('advance', () => {
 	it('keeps unread devices as they were, and a device the listing leaves out marked absent until ABSENT_RETENTION_MS has passed', () => {
 		const stored: TriggerState = {
 			version: 1,
-			devices: { d00: { fix: { at: iso(0), lat: 0, lon: 0 } }, d01: { since: iso(0) }, gone: { since: iso(0) } },
+			devices: { d00: { fix: { at: iso(0), lat: 0, lon: 1 } }, d01: { since: iso(0) }, gone: { since: iso(0) } },
 			cursor: 'd00',
 		};
 		const listed = devices.slice(0, 2);
 		const readD00 = (state: TriggerState, at: Date) =>
-			advance(state, listed, { reads: [{ deviceId: 'd00', kind: 'last' }], cursor: 'd00' }, new Map([['d00', ok(fix(0))]]), settings, at);
+			advance(state, listed, planOf([last('d00')], ['d00']), new Map([['d00', ok(fix(0))]]), settings, at);
 		const result = readD00(stored, now);
 		expect(Object.keys(result.state.devices)).toEqual(['d00', 'd01', 'gone']);
 		expect(result.state.devices.d01).toEqual({ since: iso(0) });
@@ -143,16 +166,16 @@ describe('advance', () => {
 	});
 
 	it('reads a device that was left out of a listing on from its newest fix seen when it is listed again', () => {
-		const plan = { reads: [{ deviceId: 'd00', kind: 'range' as const, from: iso(0), to: iso(30) }] };
-		const first = advance(emptyState(), devices.slice(0, 1), { reads: [{ deviceId: 'd00', kind: 'last' }] }, new Map([['d00', ok(fix(0))]]), settings, now);
-		const missing = advance(first.state, [], { reads: [] }, new Map(), settings, new Date(now.getTime() + 10 * 60_000));
+		const plan = planOf([{ deviceId: 'd00', kind: 'range' as const, from: iso(0), to: iso(30) }]);
+		const first = advance(emptyState(), devices.slice(0, 1), planOf([last('d00')]), new Map([['d00', ok(fix(0))]]), settings, now);
+		const missing = advance(first.state, [], planOf([]), new Map(), settings, new Date(now.getTime() + 10 * 60_000));
 		expect(missing.events).toEqual([]);
 		expect(missing.state.devices.d00).toMatchObject({ fix: first.state.devices.d00.fix, absentSince: iso(10) });
 		const back = advance(missing.state, devices.slice(0, 1), plan, new Map([['d00', ok(fix(0), fix(12, 1), fix(15, 2), fix(20, 3))]]), settings, new Date(now.getTime() + 30 * 60_000));
 		expect(back.events.map((e) => e.location?.dateTime)).toEqual([iso(12), iso(15), iso(20)]);
 		expect(back.state.devices.d00).not.toHaveProperty('absentSince');
 		// A device the listing left out and that was not read since its return is no longer marked absent either.
-		const unread = advance(missing.state, devices.slice(0, 1), { reads: [] }, new Map(), settings, now);
+		const unread = advance(missing.state, devices.slice(0, 1), planOf([]), new Map(), settings, now);
 		expect(unread.state.devices.d00).toEqual(first.state.devices.d00);
 	});
 
@@ -160,7 +183,7 @@ describe('advance', () => {
 		const result = advance(
 			emptyState(),
 			devices.slice(0, 1),
-			{ reads: [{ deviceId: 'd00', kind: 'range', from: iso(-9), to: iso(0) }] },
+			planOf([{ deviceId: 'd00', kind: 'range', from: iso(-9), to: iso(0) }]),
 			new Map([['d00', ok()]]),
 			settings,
 			now,
@@ -183,7 +206,7 @@ describe('sampleEvents', () => {
 	});
 
 	it('shows a selected event that did not happen by a sample of its kind, from the device with the newest fix', () => {
-		const depot = circleGeofence('Depot', 0, 0, 1000);
+		const depot = circleGeofence('Depot', 0, 1, 1000);
 		const far = circleGeofence('Far', 40, 40, 1000);
 		if (!depot.ok || !far.ok) throw new Error('geofence');
 		const [exit] = sample({ events: ['geofenceExited'], geofences: [depot.value, far.value] });

@@ -23,15 +23,15 @@ import type { Location } from '../../nodes/shared/wire';
 const T0 = Date.parse('2026-03-01T22:00:00Z');
 const minutes = (n: number) => new Date(T0 + n * 60_000);
 const iso = (n: number) => minutes(n).toISOString();
-const fix = (minute: number, extra: Partial<Location> = {}): Location => ({ dateTime: iso(minute), latitude: 0, longitude: 0, ...extra });
+const fix = (minute: number, extra: Partial<Location> = {}): Location => ({ dateTime: iso(minute), latitude: 0, longitude: 1, ...extra });
 
 function fenceOf(check: ReturnType<typeof circleGeofence>): Geofence {
 	if (!check.ok) throw new Error(check.problem);
 	return check.value;
 }
-const depot = fenceOf(circleGeofence('Depot', 0, 0, 1000));
-const IN = { latitude: 0.001, longitude: 0 };
-const OUT = { latitude: 0.1, longitude: 0 };
+const depot = fenceOf(circleGeofence('Depot', 0, 1, 1000));
+const IN = { latitude: 0.001, longitude: 1 };
+const OUT = { latitude: 0.1, longitude: 1 };
 
 const truck: DeviceInfo = { id: 'dev-1', name: 'Reefer 01', expires: null, tags: { cargo: 'chilled' } };
 
@@ -268,7 +268,7 @@ describe('devices that appear after the first poll', () => {
 	});
 
 	it('a state saved before the first-poll marker existed takes unknown devices as a baseline once, not as a flood', () => {
-		const saved = { version: 1, devices: { a: { fix: { at: iso(-2), lat: 0, lon: 0 } } } } as TriggerState;
+		const saved = { version: 1, devices: { a: { fix: { at: iso(-2), lat: 0, lon: 1 } } } } as TriggerState;
 		const upgraded = poll(saved, [device('a'), device('b', expiring), device('c', expiring)], { a: [], b: [fix(-1)], c: [fix(-1)] });
 		expect(upgraded.events).toEqual([]);
 		expect(upgraded.state.started).toBe(true);

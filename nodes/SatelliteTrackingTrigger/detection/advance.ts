@@ -9,7 +9,7 @@
 import type { Location } from '../../shared/wire';
 import { DAY_MS } from '../../shared/zonedDay';
 import { detectDeviceEvents } from './deviceEvents';
-import type { ReadPlan } from './plan';
+import { nextCursor, type ReadPlan } from './plan';
 import {
 	STATE_VERSION,
 	type DayCounts,
@@ -34,6 +34,8 @@ export interface PollOutcome {
 	events: TriggerEvent[];
 	state: TriggerState;
 	failures: Array<{ deviceId: string; error: unknown }>;
+	/** Records fetched that were no readable fix (no date, no position), skipped. */
+	unreadable: number;
 }
 
 export function advance(
@@ -48,6 +50,7 @@ export function advance(
 	const next: Record<string, DeviceState> = {};
 	const events: TriggerEvent[] = [];
 	const failures: PollOutcome['failures'] = [];
+	let unreadable = 0;
 	const started = previous.started === true;
 	const awaitingBaseline = new Set(previous.baselinePending ?? []);
 	const baselinePending: string[] = [];
@@ -65,9 +68,10 @@ export function advance(
 		const isNew = kept === undefined && !baseline;
 		const options = isNew ? { ...settings, emitCurrentState: true } : settings;
 		const detection = detectDeviceEvents(kept, device, outcome.fixes, options, now, outcome.notifications);
-		const readUntil = read.kind === 'range' ? read.to : now.toISOString();
-		next[device.id] = detection.state.fix ? detection.state : { ...detection.state, since: readUntil };
+		// The poll's time, not the range's end, which lies a day ahead for devices whose clock runs ahead.
+		next[device.id] = detection.state.fix ? detection.state : { ...detection.state, since: now.toISOString() };
 		events.push(...detection.events);
+		unreadable += detection.unreadable;
 	}
 	const listed = new Set(devices.map((device) => device.id));
 	// Listed by the first poll, not read yet, and left out of this listing: still a baseline when it is back.
@@ -79,9 +83,21 @@ export function advance(
 	}
 	const state: TriggerState = { version: STATE_VERSION, devices: next, started: true };
 	if (baselinePending.length > 0) state.baselinePending = baselinePending;
-	if (plan.cursor !== undefined) state.cursor = plan.cursor;
-	if (failures.length > 0) state.retry = failures.map((failure) => failure.deviceId);
-	return { events, state, failures };
+	const cursor = nextCursor(plan, (deviceId) => outcomes.has(deviceId), previous.cursor);
+	if (cursor !== undefined) state.cursor = cursor;
+	const retry = failing(previous.retry ?? [], outcomes, listed);
+	if (retry.length > 0) state.retry = retry;
+	return { events, state, failures, unreadable };
+}
+
+/**
+ * Devices whose latest read failed, the longest failing first: a device failing again goes to the
+ * back, so the retried share of the budget goes round them instead of to the same one each time.
+ */
+function failing(before: string[], outcomes: Map<string, ReadOutcome>, listed: Set<string>): string[] {
+	const still = before.filter((deviceId) => listed.has(deviceId) && !outcomes.has(deviceId));
+	const failedNow = [...outcomes].filter(([, outcome]) => !outcome.ok).map(([deviceId]) => deviceId);
+	return [...new Set([...still, ...failedNow])];
 }
 
 /** A listed device's state, without the mark of an absence that is over. */

@@ -14,8 +14,17 @@ export interface Observation {
 	device: DeviceInfo;
 	/** Fixes newer than the newest processed one, oldest first. */
 	fresh: Location[];
+	/**
+	 * What the events reading telemetry go through: `fresh`, and the records that repeat a processed
+	 * fix's time and position with new telemetry (a tracker without a GPS lock). Oldest first.
+	 */
+	readings: Location[];
 	/** The newest fix processed before this poll. */
 	previous?: SeenFix;
+	/** `fresh` without the fixes that are no position (positions.ts): what moves the device and crosses geofences. */
+	positions: Location[];
+	/** The last position accepted before this poll (the newest fix processed, unless that was no position). */
+	position?: SeenFix;
 	/** The newest fix known after this poll: as fetched, or as state kept it. */
 	newest?: Location | FixPosition;
 	now: Date;

@@ -4,13 +4,16 @@
  */
 import type { Location } from '../../shared/wire';
 import type { Observation } from './detector';
+import { plausiblePositions } from './positions';
 import { DETECTORS, EVENTS } from './detectors';
-import { fixTime, freshFixes, toPosition } from './fixes';
+import { fixTime, freshFixes, readsTelemetry, toPosition } from './fixes';
 import type { DayCounts, DetectionSettings, DeviceInfo, DeviceState, TriggerEvent } from './types';
 
 export interface DeviceDetection {
 	events: TriggerEvent[];
 	state: DeviceState;
+	/** Records fetched that were no readable fix, skipped. */
+	unreadable: number;
 }
 
 /**
@@ -27,16 +30,22 @@ export function detectDeviceEvents(
 	notifications?: DayCounts[],
 ): DeviceDetection {
 	const known = previous ?? {};
-	const { fresh, newest, fix, keys, digest } = freshFixes(known, fetched, now);
+	const { fresh, readings, newest, fix, keys, digest, unreadable } = freshFixes(known, fetched, now, readsTelemetry(settings));
+	const position = known.pos ?? known.fix;
+	const { positions, last, suspect } = plausiblePositions(fresh, position, known.jump);
 	const observation: Observation = {
 		device,
 		fresh,
+		readings,
+		positions,
+		position,
 		previous: known.fix,
 		newest: newest ?? (known.fix && toPosition(known.fix)),
 		now,
 		notifications,
 	};
-	const state: DeviceState = { fix, keys, digest, since: fix ? undefined : known.since };
+	const pos = last && fix && (last.at !== fix.at || last.lat !== fix.lat || last.lon !== fix.lon) ? last : undefined;
+	const state: DeviceState = { fix, keys, digest, since: fix ? undefined : known.since, pos, jump: suspect };
 	const events: TriggerEvent[] = [];
 	for (const { detector, events: reported } of DETECTORS) {
 		if (!reported.some((kind) => settings.events.includes(kind))) continue;
@@ -45,7 +54,7 @@ export function detectDeviceEvents(
 		Object.assign(state, detection.state);
 	}
 	const report = previous !== undefined || settings.emitCurrentState;
-	return { events: report ? inOrder(events, now) : [], state: withoutEmptyFields(state) };
+	return { events: report ? inOrder(events, now) : [], state: withoutEmptyFields(state), unreadable };
 }
 
 function inOrder(events: TriggerEvent[], now: Date): TriggerEvent[] {

@@ -4,8 +4,8 @@
  * reports forward in time. Fixes sharing the newest processed timestamp are told apart by fingerprint.
  */
 import { hash32, shortHash } from '../../shared/hash';
-import type { Location } from '../../shared/wire';
-import type { DeviceState, FixPosition, NumericFixField, SeenFix } from './types';
+import { LOCATION_BOOLEAN_LIST_FIELDS, LOCATION_NUMBER_FIELDS, type Location } from '../../shared/wire';
+import type { DetectionSettings, DeviceState, EventKind, FixPosition, NumericFixField, SeenFix } from './types';
 import { parseServiceTime } from '../../shared/validation';
 
 /** Fingerprints at the newest timestamp are kept one by one up to this many: the usual case, exact and small. */
@@ -27,16 +27,32 @@ export const MINUTE_MS = 60_000;
  * device could never be silent. A device whose clock runs hours ahead (a zone taken for UTC) still
  * works: its fixes are consistently ahead, by less than this.
  */
-const FUTURE_TOLERANCE_MS = 24 * 60 * MINUTE_MS;
+export const FUTURE_TOLERANCE_MS = 24 * 60 * MINUTE_MS;
 
-export function fixTime(fix: { dateTime: string }): number {
+export function fixTime(fix: { dateTime: unknown }): number {
 	return parseServiceTime(fix.dateTime);
 }
 
-/** What tells fixes apart: when, where, and what they raised. A bare position has raised nothing. */
-export function fixFingerprint(fix: Location | FixPosition): unknown[] {
+/** Events that read a fix's telemetry and digital lines, not only its time, position and alerts. */
+const TELEMETRY_EVENTS: ReadonlySet<EventKind> = new Set(['valueCrossed', 'fuelDropped', 'inputChanged']);
+
+/**
+ * A tracker without a GPS lock (a reefer in a cold store) repeats its last time and position while
+ * its temperature and inputs change: for the events that read those, such a record is news.
+ */
+export function readsTelemetry(settings: Pick<DetectionSettings, 'events'>): boolean {
+	return settings.events.some((kind) => TELEMETRY_EVENTS.has(kind));
+}
+
+/**
+ * What tells fixes apart: when, where, and what they raised; with `telemetry`, also the values and
+ * lines it carries. A bare position has raised nothing.
+ */
+export function fixFingerprint(fix: Location | FixPosition, telemetry = false): unknown[] {
 	const raised = fix as Partial<Location>;
-	return [fixTime(fix), fix.latitude, fix.longitude, raised.hasCriticalAlert ?? false, raised.alertTexts ?? [], raised.alerts ?? []];
+	const base = [fixTime(fix), fix.latitude, fix.longitude, raised.hasCriticalAlert ?? false, raised.alertTexts ?? [], raised.alerts ?? []];
+	if (!telemetry) return base;
+	return [...base, ...LOCATION_NUMBER_FIELDS.map((field) => raised[field] ?? null), ...LOCATION_BOOLEAN_LIST_FIELDS.map((field) => raised[field] ?? null)];
 }
 
 /** A telemetry field's value when the fix carries it as a number; undefined when absent, null, text or NaN. */
@@ -54,8 +70,8 @@ export function difference(a: number, b: number): number {
 	return Math.round((a - b) * 1e9) / 1e9;
 }
 
-export function fixKey(fix: Location): string {
-	return shortHash(JSON.stringify(fixFingerprint(fix)));
+export function fixKey(fix: Location, telemetry = false): string {
+	return shortHash(JSON.stringify(fixFingerprint(fix, telemetry)));
 }
 
 export function toSeenFix(fix: FixPosition): SeenFix {
@@ -66,11 +82,14 @@ export function toPosition(fix: SeenFix): FixPosition {
 	return { dateTime: fix.at, latitude: fix.lat, longitude: fix.lon };
 }
 
+/** A record with a readable time and numeric coordinates; anything else the service sends is skipped. */
 function isUsable(fix: Location): boolean {
 	return (
 		typeof fix === 'object' &&
 		fix !== null &&
 		Number.isFinite(fixTime(fix)) &&
+		typeof fix.latitude === 'number' &&
+		typeof fix.longitude === 'number' &&
 		Number.isFinite(fix.latitude) &&
 		Number.isFinite(fix.longitude)
 	);
@@ -79,21 +98,37 @@ function isUsable(fix: Location): boolean {
 export interface FreshFixes {
 	/** New fixes, oldest first. */
 	fresh: Location[];
+	/**
+	 * `fresh` and, with telemetry, the records repeating a processed fix's time, position and alerts
+	 * with other telemetry: news for the events reading telemetry only. Oldest first.
+	 */
+	readings: Location[];
 	/** The newest fix fetched, when it is not older than the newest processed one. */
 	newest?: Location;
 	/** The state's `fix`, and `keys` or `digest`, after these fixes. */
 	fix?: SeenFix;
 	keys?: string[];
 	digest?: string;
+	/** Records fetched that are no fix at all (no readable time, no numeric position): skipped. */
+	unreadable: number;
 }
 
 type SeenAtNewest = Pick<DeviceState, 'keys' | 'digest'>;
 
-/** `now`: the poll's time; fixes dated more than a day after it are left out. */
-export function freshFixes(previous: Pick<DeviceState, 'fix' | 'keys' | 'digest'>, fetched: Location[], now?: Date): FreshFixes {
-	const latest = now === undefined ? Infinity : now.getTime() + FUTURE_TOLERANCE_MS;
-	const sorted = fetched
-		.filter((fix) => isUsable(fix) && fixTime(fix) <= latest)
+/**
+ * `now`: the poll's time; fixes dated more than a day after it are left out. `telemetry`: records
+ * differing only in telemetry are told apart ({@link readsTelemetry}).
+ */
+export function freshFixes(
+	previous: Pick<DeviceState, 'fix' | 'keys' | 'digest'>,
+	fetched: Location[],
+	now?: Date,
+	telemetry = false,
+): FreshFixes {
+	const usable = fetched.filter(isUsable);
+	const unreadable = fetched.length - usable.length;
+	const sorted = usable
+		.filter((fix) => isPlausiblyDated(fix, now))
 		.map((fix, index) => ({ fix, index, time: fixTime(fix) }))
 		.sort((a, b) => a.time - b.time || a.index - b.index)
 		.map(({ fix }) => fix);
@@ -101,20 +136,32 @@ export function freshFixes(previous: Pick<DeviceState, 'fix' | 'keys' | 'digest'
 	const seen: SeenAtNewest = { keys: previous.keys, digest: previous.digest };
 	const taken = new Set<string>();
 	const fresh: Location[] = [];
+	const readings: Location[] = [];
 	for (const fix of sorted) {
 		const time = fixTime(fix);
-		const key = fixKey(fix);
+		const base = fixKey(fix);
+		const key = telemetry ? fixKey(fix, true) : base;
 		if (time < seenAt || (time === seenAt && isSeen(seen, key)) || taken.has(key)) continue;
-		taken.add(key);
-		fresh.push(fix);
+		const repeat = (time === seenAt && isSeen(seen, base)) || taken.has(base);
+		taken.add(key).add(base);
+		readings.push(fix);
+		if (!repeat) fresh.push(fix);
 	}
 	const candidate = sorted[sorted.length - 1];
 	const newest = candidate && fixTime(candidate) >= seenAt ? candidate : undefined;
-	if (fresh.length === 0) return { fresh, newest, fix: previous.fix, ...seen };
-	const last = fresh[fresh.length - 1];
+	if (readings.length === 0) return { fresh, readings, newest, fix: previous.fix, ...seen, unreadable };
+	const last = readings[readings.length - 1];
 	const lastTime = fixTime(last);
-	const added = fresh.filter((fix) => fixTime(fix) === lastTime).map(fixKey);
-	return { fresh, newest, fix: toSeenFix(last), ...withSeen(lastTime === seenAt ? seen : {}, added) };
+	// With telemetry both fingerprints of each: the repeat of a fix is then known across polls too.
+	const added = readings
+		.filter((fix) => fixTime(fix) === lastTime)
+		.flatMap((fix) => (telemetry ? [fixKey(fix), fixKey(fix, true)] : [fixKey(fix)]));
+	return { fresh, readings, newest, fix: toSeenFix(last), ...withSeen(lastTime === seenAt ? seen : {}, added), unreadable };
+}
+
+/** Not dated more than FUTURE_TOLERANCE_MS after `now`: a later date is a clock glitch. */
+export function isPlausiblyDated(fix: { dateTime: unknown }, now?: Date): boolean {
+	return now === undefined || fixTime(fix) <= now.getTime() + FUTURE_TOLERANCE_MS;
 }
 
 function isSeen(seen: SeenAtNewest, key: string): boolean {

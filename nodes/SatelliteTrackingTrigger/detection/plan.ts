@@ -1,9 +1,10 @@
 /**
- * What one poll reads, within the request budget: devices whose read failed last time first (up
- * to half the budget, so one broken device cannot starve the rest), then round robin from where
- * the previous poll stopped. Pure.
+ * What one poll reads, within the request budget: devices whose last read failed first (up to half
+ * the budget, rounded down, so broken devices cannot starve the rest and a budget of one is pure
+ * round robin), then round robin from where the previous poll stopped. Pure.
  */
-import { dayOf, dayRange, nextDay } from '../../shared/zonedDay';
+import { DAY_MS, dayOf, dayRange, nextDay } from '../../shared/zonedDay';
+import { FUTURE_TOLERANCE_MS } from './fixes';
 import type { DeviceState, TriggerState } from './types';
 import { parseServiceTime } from '../../shared/validation';
 
@@ -17,18 +18,25 @@ export interface CountedDay {
 }
 
 /**
- * `last`: the lastLocation call. `range`: every fix from the newest one seen, through the date-range
- * read. `days` (dailyLimitNear): the days whose alerts one more call reads and counts, oldest first.
+ * `last`: the lastLocation call; when the service's last location is dated implausibly far ahead (a
+ * glitch it keeps returning), the `recent` range is read instead for the newest plausible fix.
+ * `range`: every fix from the newest one seen, through the date-range read. `days`
+ * (dailyLimitNear): the days whose alerts one more call reads and counts, oldest first.
  */
 export type FixRead = { deviceId: string; days?: CountedDay[] } & (
-	| { kind: 'last' }
+	| { kind: 'last'; recent: { from: string; to: string } }
 	| { kind: 'range'; from: string; to: string }
 );
 
 export interface ReadPlan {
 	reads: FixRead[];
-	/** Where the next poll goes on; undefined when every device fits in one poll. */
-	cursor?: string;
+	/**
+	 * The devices of the round robin this poll, in turn (the retried ones aside): the next poll goes
+	 * on after the last of them whose read ended, every one before it included.
+	 */
+	rotation: string[];
+	/** Every listed device is read this poll. */
+	complete: boolean;
 }
 
 /**
@@ -43,12 +51,22 @@ export function planReads(
 	now: Date,
 	timeZone?: string,
 ): ReadPlan {
-	const { picked, cursor } = pickDevices(deviceIds, state.cursor, state.retry ?? [], maxReads);
-	const reads = picked.map((deviceId): FixRead => {
+	const { retried, rotation } = pickDevices(deviceIds, state.cursor, state.retry ?? [], maxReads);
+	const reads = [...retried, ...rotation].map((deviceId): FixRead => {
 		const read = fixRead(deviceId, state, mode, now);
 		return timeZone === undefined ? read : { ...read, days: daysToCount(state.devices[deviceId], now, timeZone) };
 	});
-	return { reads, cursor };
+	return { reads, rotation, complete: reads.length === deviceIds.length };
+}
+
+/**
+ * The round robin's position after a poll: the last device of the rotation whose read ended with
+ * every one before it; the previous position when none did; none when a full round ended.
+ */
+export function nextCursor(plan: ReadPlan, ended: (deviceId: string) => boolean, previous?: string): string | undefined {
+	const done = plan.rotation.findIndex((deviceId) => !ended(deviceId));
+	if (done < 0) return plan.complete ? undefined : (plan.rotation[plan.rotation.length - 1] ?? previous);
+	return done === 0 ? previous : plan.rotation[done - 1];
 }
 
 /**
@@ -62,28 +80,40 @@ export function daysToCount(device: DeviceState | undefined, now: Date, timeZone
 	return days.map((day) => ({ day, ...dayRange(day, timeZone) }));
 }
 
+/**
+ * `retried`: devices whose last read failed, oldest failure first, read ahead of their turn; `rotation`:
+ * the round robin from after `cursor`. Every device when all fit, still from after `cursor`, so a
+ * poll cut short by its time budget is followed by one that starts where it stopped.
+ */
 export function pickDevices(
 	deviceIds: string[],
 	cursor: string | undefined,
 	retry: string[],
 	maxReads: number,
-): { picked: string[]; cursor?: string } {
-	if (deviceIds.length <= maxReads) return { picked: deviceIds };
-	const known = new Set(deviceIds);
-	const retried = [...new Set(retry)].filter((id) => known.has(id)).slice(0, Math.ceil(maxReads / 2));
-	const skip = new Set(retried);
+): { retried: string[]; rotation: string[] } {
 	const start = cursor === undefined ? 0 : deviceIds.findIndex((id) => id > cursor);
 	const from = start < 0 ? 0 : start;
-	const rotation = [...deviceIds.slice(from), ...deviceIds.slice(0, from)].filter((id) => !skip.has(id));
-	const next = rotation.slice(0, maxReads - retried.length);
-	return { picked: [...retried, ...next], cursor: next.length > 0 ? next[next.length - 1] : cursor };
+	const turn = [...deviceIds.slice(from), ...deviceIds.slice(0, from)];
+	if (deviceIds.length <= maxReads) return { retried: [], rotation: turn };
+	const known = new Set(deviceIds);
+	const retried = [...new Set(retry)].filter((id) => known.has(id)).slice(0, Math.floor(maxReads / 2));
+	const skip = new Set(retried);
+	return { retried, rotation: turn.filter((id) => !skip.has(id)).slice(0, maxReads - retried.length) };
 }
 
+/**
+ * Range reads end a day ahead of the poll, as far as a fix may plausibly be dated: a device whose
+ * clock runs hours ahead is read up to its newest fix, not held back until real time catches up.
+ */
 function fixRead(deviceId: string, state: TriggerState, mode: ReadMode, now: Date): FixRead {
 	const device = state.devices[deviceId];
 	const from = device?.fix?.at ?? device?.since;
+	const to = new Date(now.getTime() + FUTURE_TOLERANCE_MS).toISOString();
 	// A device new to the trigger gets its baseline from its last fix, in either mode.
-	if (mode === 'latestFix' || from === undefined) return { deviceId, kind: 'last' };
-	const to = new Date(Math.max(now.getTime(), parseServiceTime(from))).toISOString();
+	if (mode === 'latestFix' || from === undefined) {
+		const seen = from === undefined ? NaN : parseServiceTime(from);
+		const recentFrom = Math.max(now.getTime() - DAY_MS, Number.isFinite(seen) ? seen : -Infinity);
+		return { deviceId, kind: 'last', recent: { from: new Date(Math.min(recentFrom, now.getTime())).toISOString(), to } };
+	}
 	return { deviceId, kind: 'range', from, to };
 }

@@ -9,6 +9,7 @@ import { deviceEvent, type Observation } from './detector';
 import { EVENTS } from './detectors';
 import { detectDeviceEvents } from './deviceEvents';
 import { fixTime, freshFixes } from './fixes';
+import { plausiblePositions } from './positions';
 import type { DetectionSettings, DeviceInfo, EventKind, TriggerEvent } from './types';
 
 export function sampleEvents(
@@ -24,8 +25,8 @@ export function sampleEvents(
 	});
 	const real = read.flatMap(({ device, fixes, notifications }) => detectDeviceEvents(undefined, device, fixes, current, now, notifications).events);
 	const observations = read.map(({ device, fixes, notifications }): Observation => {
-		const { fresh, newest } = freshFixes({}, fixes, now);
-		return { device, fresh, newest, now, notifications };
+		const { fresh, readings, newest } = freshFixes({}, fixes, now);
+		return { device, fresh, readings, positions: plausiblePositions(fresh, undefined).positions, newest, now, notifications };
 	});
 	const source = newestObservation(observations);
 	if (!source) return real;

@@ -147,6 +147,8 @@ export interface DetectionSettings {
 	inputChange?: InputChangeSettings;
 	/** geofenceDwell: the length of a stay that is reported. */
 	dwellMinutes?: number;
+	/** Geofence entry and exit: how long a device must stay on the new side before it is reported; 0 or absent at once. */
+	geofenceMinMinutes?: number;
 	/** What is seen for the first time (a device, a geofence, a newly selected event) is emitted, not only recorded. */
 	emitCurrentState: boolean;
 }
@@ -177,6 +179,12 @@ export interface DeviceState {
 	digest?: string;
 	/** Every-fix mode, for a device that has not reported yet: read its fixes from here on. */
 	since?: string;
+	/** The last fix that was a position (positions.ts), kept only while the newest fix `fix` is none. */
+	pos?: SeenFix;
+	/** The last fix out of reach of `pos`/`fix` (an impossible speed), while no fix after it agreed with either. */
+	jump?: SeenFix;
+	/** geofenceMinMinutes: geofence id → when the device was first seen on the other side than `fences` says (ISO). */
+	turning?: Record<string, string>;
 	/** locationUpdated: the last fix reported, kept only while newer fixes are held back by the minimum distance. */
 	ref?: SeenFix;
 	/** Geofence id → inside. */

@@ -35,6 +35,8 @@ export interface RequestOptions {
 	body?: object;
 	/** The input item the request serves, named in the error it may raise. */
 	itemIndex?: number;
+	/** Epoch ms: no send, and no retry wait, past it (a poll's time budget); the last failure stands. */
+	deadline?: number;
 }
 
 interface FullResponse {
@@ -179,11 +181,15 @@ export class TrackingApiClient {
 		);
 	}
 
-	private async call(name: EndpointName, { params = {}, body }: RequestOptions): Promise<Outcome> {
+	private async call(name: EndpointName, { params = {}, body, deadline = Infinity }: RequestOptions): Promise<Outcome> {
 		const endpoint: Endpoint = ENDPOINTS[name];
 		const url = joinUrl(String(this.data.baseUrl ?? ''), fillPath(endpoint.path, params));
 		for (let attempt = 0; ; attempt++) {
 			const release = await this.pacer.acquire();
+			if (Date.now() >= deadline) {
+				release();
+				return { ok: false, failure: { message: "The poll's time budget ran out before this request was sent" } };
+			}
 			let exchange: Exchange;
 			try {
 				exchange = await this.exchange(endpoint.method, url, body);
@@ -212,6 +218,7 @@ export class TrackingApiClient {
 			}
 			if (attempt >= this.maxRetries || !isRetryable(failure, endpoint.read)) return { ok: false, failure };
 			const delay = retryDelayMs(attempt, failure.retryAfterMs, Math.random);
+			if (Date.now() + delay > deadline) return { ok: false, failure };
 			if (failure.status === 429 || failure.status === 503) {
 				// Only a Retry-After says over what span the quota was spent; a 429 without one (or with 0)
 				// is no measure of the accepted rate, and learning from it compounded with each such 429.

@@ -1,6 +1,7 @@
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
 import { EnvelopeError, vendorMessage } from './envelope';
+import { declare, declaredFailure } from './failure';
 import { describeNetworkFailure, errorTexts } from './network';
 import { parseRetryAfter, type FailureFacts } from './retryPolicy';
 import { TOKEN_REFUSED, TokenRequestError } from './token';
@@ -129,13 +130,17 @@ export function refusedWithFreshToken(failure: RequestFailure): RequestFailure {
 	};
 }
 
-/** A NodeApiError built only from the sanitized failure, so no header or token rides along. */
+/**
+ * A NodeApiError built only from the sanitized failure, so no header or token rides along; it
+ * declares its cause (failure.ts) for n8n's scheduler.
+ */
 export function toNodeApiError(node: INode, failure: RequestFailure, itemIndex?: number): NodeApiError {
 	const httpCode = failure.status === undefined ? undefined : String(failure.status);
-	return new NodeApiError(node, { message: failure.message, httpCode: httpCode ?? null } as JsonObject, {
+	const error = new NodeApiError(node, { message: failure.message, httpCode: httpCode ?? null } as JsonObject, {
 		message: failure.message,
 		description: failure.description,
 		httpCode,
 		itemIndex,
 	});
+	return declare(error, declaredFailure(failure));
 }

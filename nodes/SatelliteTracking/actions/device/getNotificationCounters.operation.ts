@@ -1,6 +1,6 @@
 import { type IDataObject, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
-import { countNotifications, limitUsage, type ChannelCounts, type DailyLimits } from '../../../shared/notifications';
+import { countNotifications, limitUsage, undatedAlerts, type ChannelCounts, type DailyLimits } from '../../../shared/notifications';
 import { checked, getResourceId } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
 import { toNumberInRange } from '../../../shared/validation';
@@ -93,7 +93,7 @@ async function countDevice(api: TrackingApiClient, deviceId: string, day: DateRa
 	// The listing may leave a device out (the vendor lists the account's active devices); ask for its name.
 	const deviceName =
 		names.get(deviceId) ?? (await api.request('getDevice', { params: { deviceId }, itemIndex })).name;
-	return { deviceId, deviceName, counts: countNotifications(alerts, day) };
+	return { deviceId, deviceName, counts: countNotifications(alerts, day), skipped: undatedAlerts(alerts) };
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient, listing: Device[]) {
@@ -111,7 +111,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, api: T
 	const settled = await Promise.allSettled(deviceIds.map(async (deviceId) => await countDevice(api, deviceId, range, names, itemIndex)));
 	return settled.map((result) => {
 		if (result.status === 'rejected') throw result.reason;
-		const { deviceId, deviceName, counts } = result.value;
-		return { deviceId, deviceName, day, timeZone, ...counterFields(counts, limits) };
+		const { deviceId, deviceName, counts, skipped } = result.value;
+		// Alerts without a readable date are not counted for any day; the output says how many there were.
+		return { deviceId, deviceName, day, timeZone, ...counterFields(counts, limits), ...(skipped > 0 ? { skippedAlerts: skipped } : {}) };
 	});
 }

@@ -1,6 +1,6 @@
 import type { Location } from '../../../shared/wire';
 import { deviceEvent, type Detector } from '../detector';
-import { difference, fixTime, MINUTE_MS, numericValue } from '../fixes';
+import { difference, fixFingerprint, fixTime, MINUTE_MS, numericValue } from '../fixes';
 import type { TriggerEvent } from '../types';
 import { parseServiceTime } from '../../../shared/validation';
 
@@ -47,7 +47,7 @@ export const fuelDropped: Detector = {
 		const events: TriggerEvent[] = [];
 		let fuel = previous.fuel;
 		let fuelAt = previous.fuelAt ?? observation.previous?.at;
-		for (const fix of observation.fresh) {
+		for (const fix of observation.readings) {
 			const now = numericValue(fix, 'fuel');
 			if (now === undefined) continue;
 			if (fuel !== undefined && fuelAt !== undefined) {
@@ -61,14 +61,14 @@ export const fuelDropped: Detector = {
 							previousValue: fuel,
 							dropped: round(dropped),
 							withinMinutes: round(minutes),
-						}),
+						}, [fixFingerprint(fix, true)]),
 					);
 				}
 			}
 			fuel = now;
 			fuelAt = fix.dateTime;
 		}
-		const newestAt = observation.fresh[observation.fresh.length - 1]?.dateTime ?? observation.previous?.at;
+		const newestAt = observation.readings[observation.readings.length - 1]?.dateTime ?? observation.previous?.at;
 		return { events, state: { fuel, fuelAt: fuel === undefined || fuelAt === newestAt ? undefined : fuelAt } };
 	},
 	sample(_kind, observation, settings) {

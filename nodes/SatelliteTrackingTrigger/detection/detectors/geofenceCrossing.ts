@@ -1,6 +1,7 @@
 import { geofenceContains, type Geofence } from '../../../shared/geo/geofence';
 import { deviceEvent, type Detector, type Observation } from '../detector';
-import { fixFingerprint, toPosition } from '../fixes';
+import { fixFingerprint, fixTime, MINUTE_MS, toPosition } from '../fixes';
+import { parseServiceTime } from '../../../shared/validation';
 import type { DetectionSettings, EventKind, TriggerEvent } from '../types';
 
 /**
@@ -9,14 +10,30 @@ import type { DetectionSettings, EventKind, TriggerEvent } from '../types';
  * entry only when the current state is to be emitted.
  */
 export const geofenceCrossing: Detector = {
+	properties: [
+		{
+			displayName: 'Minimum Minutes Inside or Outside',
+			name: 'geofenceMinMinutes',
+			type: 'number',
+			default: 0,
+			typeOptions: { minValue: 0 },
+			description:
+				'Report an entry or exit only once the device has stayed on the new side this long, by its fix times, so GPS jitter at the boundary does not flap; 0 reports it at the first fix',
+		},
+	],
 	detect(observation, previous, settings) {
 		const events: TriggerEvent[] = [];
 		const fences: Record<string, boolean> = {};
+		const turning: Record<string, string> = {};
 		for (const geofence of settings.geofences) {
-			const inside = crossings(geofence, previous.fences?.[geofence.id], observation, settings, events);
-			if (inside !== undefined) fences[geofence.id] = inside;
+			const side = crossings(geofence, { inside: previous.fences?.[geofence.id], since: previous.turning?.[geofence.id] }, observation, settings, events);
+			if (side.inside !== undefined) fences[geofence.id] = side.inside;
+			if (side.since !== undefined) turning[geofence.id] = side.since;
 		}
-		return { events, state: { fences: Object.keys(fences).length > 0 ? fences : undefined } };
+		return {
+			events,
+			state: { fences: Object.keys(fences).length > 0 ? fences : undefined, turning: Object.keys(turning).length > 0 ? turning : undefined },
+		};
 	},
 	sample(kind, observation, settings) {
 		// A geofence the fix lies outside of for an exit, inside of for an entry, when there is one.
@@ -41,24 +58,36 @@ export function geofenceEvent(
 	return deviceEvent(kind, observation, fix, { geofence: geofence.name, ...details }, [fixFingerprint(fix), geofence.id]);
 }
 
-function crossings(
-	geofence: Geofence,
-	known: boolean | undefined,
-	observation: Observation,
-	settings: DetectionSettings,
-	events: TriggerEvent[],
-): boolean | undefined {
-	let inside = known;
-	const start = observation.previous && toPosition(observation.previous);
+/** `inside`: the side last reported (or recorded); `since`: when the device was first seen on the other side, not long enough yet. */
+interface Side {
+	inside?: boolean;
+	since?: string;
+}
+
+function crossings(geofence: Geofence, known: Side, observation: Observation, settings: DetectionSettings, events: TriggerEvent[]): Side {
+	let { inside, since } = known;
+	const start = observation.position && toPosition(observation.position);
 	if (inside === undefined && start) {
 		inside = geofenceContains(geofence, start);
 		if (inside && settings.emitCurrentState) events.push(geofenceEvent('geofenceEntered', observation, start, geofence));
 	}
-	for (const fix of observation.fresh) {
+	const minMs = (settings.geofenceMinMinutes ?? 0) * MINUTE_MS;
+	for (const fix of observation.positions) {
 		const now = geofenceContains(geofence, fix);
-		const changed = inside === undefined ? now && settings.emitCurrentState : now !== inside;
-		if (changed) events.push(geofenceEvent(now ? 'geofenceEntered' : 'geofenceExited', observation, fix, geofence));
+		if (inside === undefined) {
+			if (now && settings.emitCurrentState) events.push(geofenceEvent('geofenceEntered', observation, fix, geofence));
+			inside = now;
+			continue;
+		}
+		if (now === inside) {
+			since = undefined;
+			continue;
+		}
+		since ??= fix.dateTime;
+		if (fixTime(fix) - parseServiceTime(since) < minMs) continue;
+		events.push(geofenceEvent(now ? 'geofenceEntered' : 'geofenceExited', observation, fix, geofence));
 		inside = now;
+		since = undefined;
 	}
-	return inside;
+	return { inside, since };
 }

@@ -31,7 +31,7 @@ export const geofenceDwell: Detector = {
 		const stays: Record<string, string> = {};
 		for (const geofence of settings.geofences) {
 			let began = previous.stays?.[geofence.id];
-			for (const fix of observation.fresh) {
+			for (const fix of observation.positions) {
 				if (!geofenceContains(geofence, fix)) {
 					began = undefined;
 					continue;

@@ -67,7 +67,7 @@ export const inputChanged: Detector = {
 
 /** Told apart by the fix and the line: several can switch in one fix. */
 function switched(observation: Observation, fix: TriggerEvent['location'], details: Pick<TriggerEvent, 'input' | 'line' | 'from' | 'to'>): TriggerEvent {
-	return deviceEvent('inputChanged', observation, fix, details, [fix && fixFingerprint(fix), details.line, details.input]);
+	return deviceEvent('inputChanged', observation, fix, details, [fix && fixFingerprint(fix, true), details.line, details.input]);
 }
 
 function switches(
@@ -78,7 +78,7 @@ function switches(
 	events: TriggerEvent[],
 ): string | undefined {
 	let bits = known;
-	for (const fix of observation.fresh) {
+	for (const fix of observation.readings) {
 		const now = toBits(fix, line);
 		if (now === undefined) continue;
 		if (bits !== undefined) {

@@ -22,10 +22,10 @@ export const locationUpdated: Detector = {
 		},
 	],
 	detect(observation, previous, settings) {
-		let anchor = previous.ref ?? previous.fix;
+		let anchor = previous.ref ?? previous.pos ?? previous.fix;
 		let lastReported: Location | undefined;
 		const events: TriggerEvent[] = [];
-		for (const fix of observation.fresh) {
+		for (const fix of observation.positions) {
 			if (!anchor) {
 				// Both fields, null: a workflow (and Fetch Test Event, which shows first fixes) sees every field of the event.
 				events.push(deviceEvent('locationUpdated', observation, fix, { previousLocation: null, distanceMeters: null }));
@@ -43,7 +43,7 @@ export const locationUpdated: Detector = {
 			lastReported = fix;
 		}
 		// `ref` is kept only while it differs from the newest fix, which state keeps anyway.
-		const latest = observation.fresh[observation.fresh.length - 1];
+		const latest = observation.positions[observation.positions.length - 1];
 		const ref = latest === undefined ? previous.ref : lastReported === latest ? undefined : anchor;
 		return { events, state: { ref } };
 	},

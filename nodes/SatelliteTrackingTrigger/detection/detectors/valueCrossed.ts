@@ -115,7 +115,7 @@ export const valueCrossed: Detector = {
 /** Told apart by the fix and the whole rule: rules differing only in hysteresis or tag can fire on one fix. */
 function crossing(observation: Observation, fix: TriggerEvent['location'], rule: ThresholdRule, value: number): TriggerEvent {
 	const details = { field: rule.field, value, threshold: rule.value, direction: rule.direction };
-	return deviceEvent('valueCrossed', observation, fix, details, [fix && fixFingerprint(fix), ruleKey(rule)]);
+	return deviceEvent('valueCrossed', observation, fix, details, [fix && fixFingerprint(fix, true), ruleKey(rule)]);
 }
 
 /** Stable across polls and restarts; changes when the rule is edited. */
@@ -138,7 +138,7 @@ function crossings(
 	events: TriggerEvent[],
 ): boolean | undefined {
 	let inside = known;
-	for (const fix of observation.fresh) {
+	for (const fix of observation.readings) {
 		const value = numericValue(fix, rule.field);
 		if (value === undefined) continue;
 		const side = rangeSide(rule, value);

@@ -1,0 +1,25 @@
+/**
+ * Every error a poll throws declares why (n8n's `failure`, see shared/transport/failure.ts), so that
+ * n8n's durable scheduler backs off as the cause deserves: waits as long as a rate limit asks, and
+ * waits long when only the user can help.
+ */
+import { NodeOperationError, type INode } from 'n8n-workflow';
+
+import { declare, failureOf, type DeclaredFailure } from '../shared/transport/failure';
+
+/** `error` with its cause declared: the transport's when it gave one, else told from what it is. */
+export function declaredPollError(node: INode, error: unknown): Error {
+	const thrown = error instanceof Error ? error : new NodeOperationError(node, String(error));
+	if (failureOf(thrown)) return thrown;
+	return declare(thrown, { cause: causeOf(thrown) });
+}
+
+function causeOf(error: Error): DeclaredFailure['cause'] {
+	// Settings the user entered: a bad value, a budget too small, a group or devices gone.
+	if (error instanceof NodeOperationError) return 'configuration-invalid';
+	const status = Number((error as { httpCode?: unknown }).httpCode);
+	// A fresh token refused for the call: the account lost its API access.
+	if (status === 401) return 'credential-invalid';
+	if (status === 403 || status === 404) return 'configuration-invalid';
+	return 'node-defect';
+}

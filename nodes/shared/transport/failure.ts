@@ -1,0 +1,37 @@
+/**
+ * Why a request failed, declared the way n8n reads it: a plain `failure` object on the thrown error
+ * (n8n-workflow's `Failure`, read by the durable scheduler's poll backoff since n8n 2.41). Written
+ * out here rather than imported, so that n8n 2.8, which has no such type, loads the package too;
+ * older n8n versions ignore the property. Pure.
+ */
+import type { RequestFailure } from './errors';
+
+export type DeclaredFailure =
+	| { cause: 'rate-limited' | 'temporarily-unavailable'; retryAfterMs?: number }
+	| { cause: 'credential-invalid' | 'configuration-invalid' | 'node-defect' };
+
+/** The cause of a failed request, when it is one a scheduler can act on; undefined otherwise. */
+export function declaredFailure(failure: RequestFailure): DeclaredFailure | undefined {
+	if (failure.tokenRefused === true) return { cause: 'credential-invalid' };
+	// What the service asked, not the client's own capped wait: the scheduler waits as asked.
+	const wait = failure.retryAfterMs !== undefined && failure.retryAfterMs > 0 ? { retryAfterMs: failure.retryAfterMs } : {};
+	if (failure.status === 429) return { cause: 'rate-limited', ...wait };
+	if ((failure.status !== undefined && failure.status >= 500) || failure.networkCode !== undefined) {
+		return { cause: 'temporarily-unavailable', ...wait };
+	}
+	return undefined;
+}
+
+/** `error` with `failure` set as a plain, enumerable property (what n8n looks for along the error's chain). */
+export function declare<E extends object>(error: E, failure: DeclaredFailure | undefined): E {
+	if (failure !== undefined) Object.assign(error, { failure });
+	return error;
+}
+
+/** The failure an error declares, if any. */
+export function failureOf(error: unknown): DeclaredFailure | undefined {
+	const failure = (error as { failure?: unknown } | null)?.failure;
+	return typeof failure === 'object' && failure !== null && typeof (failure as { cause?: unknown }).cause === 'string'
+		? (failure as DeclaredFailure)
+		: undefined;
+}

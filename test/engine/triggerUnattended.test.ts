@@ -1,0 +1,237 @@
+/**
+ * Issue 21: the trigger left running for months, through n8n-core's PollContext against the sandbox.
+ * Bad records, broken devices under a budget, telemetry without a GPS lock, clocks ahead, a glitch
+ * fix far in the future, a failing Fetch Test Event, declared failures and the poll's time budget.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import type { TriggerEvent } from '../../nodes/SatelliteTrackingTrigger/detection/types';
+import type { Location } from '../../nodes/shared/wire';
+import type { FixInput, Sandbox } from '../../sandbox/server';
+import { fakeDateFrom } from '../support/clock';
+import { restartedFrom, triggerState, withTriggerSandbox } from '../support/trigger';
+
+const MINUTE = 60_000;
+const T0 = Date.parse('2026-05-04T08:00:00Z');
+
+afterEach(() => jest.useRealTimers());
+
+function addDevice(sandbox: Sandbox, id: string, tags: Record<string, string> = {}): void {
+	sandbox.store.addDevice({ id, name: `Scripted ${id}`, tags: { scripted: 'yes', ...tags }, expires: null });
+}
+
+/** `step`: where along a road, 1.1 km apart, so that the moves are drives, not impossible jumps. */
+function addFix(sandbox: Sandbox, id: string, at: number, step = 1, extra: Partial<FixInput> = {}): Location {
+	return sandbox.store.addFix(id, { latitude: 10 + step / 100, longitude: 1, dateTime: new Date(at).toISOString(), ...extra });
+}
+
+const scripted = { deviceSelection: 'tag', tagKey: 'scripted' };
+const of = (events: TriggerEvent[], kind: string) => events.filter((event) => event.event === kind).map((event) => event.deviceId).sort();
+
+describe.each(['latestFix', 'everyFix'])('the trigger left unattended (%s)', (readMode) => {
+	it('skips and counts records without a readable date, and reports everything else (defect 1)', async () => {
+		const setNow = fakeDateFrom(T0);
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+			for (const id of ['bad-null', 'bad-number', 'bad-missing', 'good']) {
+				addDevice(h.sandbox, id);
+				addFix(h.sandbox, id, T0 - MINUTE);
+			}
+			const parameters = { events: ['locationUpdated'], readMode, ...scripted };
+			const staticData: IDataObject = {};
+			await h.poll(parameters, staticData);
+			setNow(T0 + 5 * MINUTE);
+			// Stored in order, then broken as the service might send them.
+			const broken: Record<string, unknown> = { 'bad-null': null, 'bad-number': T0 + 2 * MINUTE, 'bad-missing': undefined };
+			for (const [id, dateTime] of Object.entries(broken)) {
+				const record = addFix(h.sandbox, id, T0 + 2 * MINUTE, 2) as unknown as Record<string, unknown>;
+				if (dateTime === undefined) delete record.dateTime;
+				else record.dateTime = dateTime;
+			}
+			for (const id of ['bad-null', 'good']) addFix(h.sandbox, id, T0 + MINUTE, 3);
+			const events = await h.poll(parameters, staticData);
+			// Latest Fix: the unreadable last record hides nothing but itself; Every Fix reads past it.
+			expect(of(events, 'locationUpdated')).toEqual(readMode === 'everyFix' ? ['bad-null', 'good'] : ['good']);
+			expect(triggerState(staticData).devices.good.fix?.at).toBe(new Date(T0 + MINUTE).toISOString());
+			// The next poll is not stuck on them either.
+			addFix(h.sandbox, 'good', T0 + 6 * MINUTE, 4);
+			setNow(T0 + 10 * MINUTE);
+			expect(of(await h.poll(parameters, staticData), 'locationUpdated')).toEqual(['good']);
+		});
+	});
+
+	it.each([1, 2, 3])('keeps the round robin going past devices whose reads fail, with a budget of %i device(s) (defect 2)', async (devicesPerPoll) => {
+		const setNow = fakeDateFrom(T0);
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+			const healthy = ['ok-1', 'ok-2', 'ok-3'];
+			const broken = ['broken-1', 'broken-2'];
+			for (const id of [...broken, ...healthy]) {
+				addDevice(h.sandbox, id);
+				addFix(h.sandbox, id, T0 - MINUTE);
+			}
+			h.sandbox.faults.inject({ match: { path: /\/devices\/broken-\d\// }, kind: 'status', status: 400, message: 'Simulated: broken device' });
+			const parameters = { events: ['locationUpdated'], readMode, ...scripted, requestSettings: { maxRequestsPerPoll: 1 + devicesPerPoll } };
+			const staticData: IDataObject = {};
+			const reported = new Map<string, number>();
+			for (let poll = 0; poll < 16; poll++) {
+				setNow(T0 + poll * 5 * MINUTE);
+				if (poll > 0) for (const id of healthy) addFix(h.sandbox, id, T0 + poll * 5 * MINUTE - MINUTE, 1 + poll / 100);
+				const events = await h.poll(parameters, staticData);
+				for (const id of of(events, 'locationUpdated')) reported.set(id, (reported.get(id) ?? 0) + 1);
+			}
+			// Every healthy device was read again and again, whatever the broken ones did.
+			expect(healthy.map((id) => (reported.get(id) ?? 0) >= 2)).toEqual([true, true, true]);
+			expect(triggerState(staticData)).toMatchObject({ retry: expect.arrayContaining(broken) });
+		});
+	});
+
+	it('reports telemetry and inputs of records repeating their GPS time and position (defect 3)', async () => {
+		const setNow = fakeDateFrom(T0);
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+			addDevice(h.sandbox, 'reefer', { cargo: 'chilled' });
+			const noLock = { dateTime: new Date(T0 - 30 * MINUTE).toISOString(), latitude: 5, longitude: 5 };
+			h.sandbox.store.addFix('reefer', { ...noLock, temperature: 4, inputs: [false, false] });
+			const parameters: INodeParameters = {
+				events: ['valueCrossed', 'inputChanged', 'locationUpdated', 'criticalAlert'],
+				readMode,
+				...scripted,
+				thresholdRules: { rule: [{ field: 'temperature', direction: 'above', value: 8, hysteresis: 1 }] },
+				inputLines: 'inputs',
+			};
+			const staticData: IDataObject = {};
+			await h.poll(parameters, staticData);
+			h.sandbox.store.addFix('reefer', { ...noLock, temperature: 11, inputs: [false, true] });
+			setNow(T0 + 5 * MINUTE);
+			const events = await h.poll(parameters, staticData);
+			expect(events.map((event) => event.event).sort()).toEqual(['inputChanged', 'valueCrossed']);
+			// Polled again, the same records are no news; another change is.
+			setNow(T0 + 10 * MINUTE);
+			expect(await h.poll(parameters, staticData)).toEqual([]);
+			h.sandbox.store.addFix('reefer', { ...noLock, temperature: 12, inputs: [true, true] });
+			setNow(T0 + 15 * MINUTE);
+			const next = await h.poll(parameters, staticData);
+			expect(next.map((event) => `${event.event}|${event.input}`)).toEqual(['inputChanged|0']);
+		});
+	});
+
+	it('reports an SOS of a device whose clock runs three hours ahead at the next poll (defect 4)', async () => {
+		const setNow = fakeDateFrom(T0);
+		const AHEAD = 3 * 60 * MINUTE;
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+			addDevice(h.sandbox, 'ahead');
+			addFix(h.sandbox, 'ahead', T0 + AHEAD - MINUTE);
+			const parameters = { events: ['locationUpdated', 'criticalAlert'], readMode, ...scripted };
+			const staticData: IDataObject = {};
+			await h.poll(parameters, staticData);
+			for (let poll = 1; poll <= 3; poll++) {
+				addFix(h.sandbox, 'ahead', T0 + AHEAD + poll * 5 * MINUTE - MINUTE, 1 + poll / 100, poll === 2 ? { hasCriticalAlert: true, alertTexts: ['SOS'] } : {});
+				setNow(T0 + poll * 5 * MINUTE);
+				const events = await h.poll(parameters, staticData);
+				expect({ poll, events: events.map((event) => event.event) }).toEqual({
+					poll,
+					events: poll === 2 ? ['locationUpdated', 'criticalAlert'] : ['locationUpdated'],
+				});
+			}
+		});
+	});
+
+	it('recovers from one fix dated far in the future that the service keeps returning as the last location (defect 5)', async () => {
+		const setNow = fakeDateFrom(T0);
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+			addDevice(h.sandbox, 'glitch');
+			addFix(h.sandbox, 'glitch', T0 - MINUTE);
+			const parameters = { events: ['locationUpdated', 'deviceSilent'], readMode, silentAfterMinutes: 30, ...scripted };
+			const staticData: IDataObject = {};
+			await h.poll(parameters, staticData);
+			addFix(h.sandbox, 'glitch', T0 + 365 * 24 * 60 * MINUTE, 9);
+			const reported: string[] = [];
+			for (let poll = 1; poll <= 10; poll++) {
+				addFix(h.sandbox, 'glitch', T0 + poll * 5 * MINUTE - MINUTE, 1 + poll / 100);
+				setNow(T0 + poll * 5 * MINUTE);
+				const events = await h.poll(parameters, staticData);
+				expect(of(events, 'deviceSilent')).toEqual([]);
+				reported.push(...events.filter((event) => event.event === 'locationUpdated').map((event) => (event.location as Location).dateTime));
+			}
+			expect(reported).toEqual(Array.from({ length: 10 }, (_, i) => new Date(T0 + (i + 1) * 5 * MINUTE - MINUTE).toISOString()));
+		});
+	});
+});
+
+describe('errors the trigger shows and declares', () => {
+	it('"Fetch Test Event" fails with the service\'s text when every read fails, as the active poll does (defect 6)', async () => {
+		await withTriggerSandbox({ deviceCount: 3 }, async (h) => {
+			h.sandbox.faults.inject({ match: { path: /\/lastLocation$/ }, kind: 'status', status: 403, message: 'Simulated: no access' });
+			const parameters = { events: ['locationUpdated'] };
+			await expect(h.poll(parameters, {})).rejects.toThrow(/no access/);
+			await expect(h.poll(parameters, {}, 'manual')).rejects.toThrow(/no access/);
+		});
+	});
+
+	it('declares a rate limit with the wait the service asked, however long, and leaves the state as it was', async () => {
+		await withTriggerSandbox({ deviceCount: 3 }, async (h) => {
+			const parameters = { events: ['locationUpdated'], requestSettings: { maxPollSeconds: 2 } };
+			const staticData: IDataObject = {};
+			await h.poll(parameters, staticData);
+			const before = restartedFrom(staticData);
+			h.sandbox.faults.inject({ match: { path: /\/lastLocation$/ }, kind: 'status', status: 429, retryAfter: 600 });
+			const started = Date.now();
+			const error = await h.poll(parameters, staticData).then(
+				() => undefined,
+				(thrown: unknown) => thrown,
+			);
+			expect(error).toMatchObject({ failure: { cause: 'rate-limited', retryAfterMs: 600_000 } });
+			expect(Date.now() - started).toBeLessThan(2_500);
+			expect(triggerState(restartedFrom(staticData)).devices).toEqual(triggerState(before).devices);
+		});
+	});
+
+	it('declares an outage after retries, a refused key, and a group that no longer exists', async () => {
+		await withTriggerSandbox({ deviceCount: 2 }, async (h) => {
+			const failure = async (parameters: INodeParameters) =>
+				await h.poll(parameters, {}).then(
+					() => undefined,
+					(thrown: { failure?: unknown }) => thrown.failure,
+				);
+			h.sandbox.faults.inject({ match: { path: /\/lastLocation$/ }, kind: 'status', status: 503, times: 1 });
+			h.sandbox.faults.inject({ match: { path: /\/lastLocation$/ }, kind: 'status', status: 502 });
+			expect(await failure({ events: ['locationUpdated'], requestSettings: { maxRetries: 1 } })).toEqual({ cause: 'temporarily-unavailable' });
+			h.sandbox.faults.clear();
+			expect(await failure({ events: ['locationUpdated'], deviceSelection: 'group', groupId: { __rl: true, mode: 'id', value: 'grp-999' } })).toEqual({
+				cause: 'configuration-invalid',
+			});
+			h.sandbox.faults.inject({ match: { path: '/api/Auth/Token' }, kind: 'status', status: 401, message: 'Invalid API key' });
+			h.restart();
+			expect(await failure({ events: ['locationUpdated'] })).toEqual({ cause: 'credential-invalid' });
+		});
+	});
+});
+
+describe('the poll\'s time budget (Max Poll Time)', () => {
+	it.each(['latestFix', 'everyFix'])('reports what it read in time, and the next poll reads the rest: nothing lost, nothing twice (%s)', async (readMode) => {
+		const setNow = fakeDateFrom(T0);
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+			const ids = ['d-1', 'd-2', 'd-3', 'd-4'];
+			for (const id of ids) {
+				addDevice(h.sandbox, id);
+				addFix(h.sandbox, id, T0 - MINUTE);
+			}
+			const parameters = { events: ['locationUpdated'], readMode, ...scripted, requestSettings: { maxPollSeconds: 1, maxConcurrency: 1 } };
+			const staticData: IDataObject = {};
+			await h.poll(parameters, staticData);
+			for (const id of ids) addFix(h.sandbox, id, T0 + MINUTE, 2);
+			h.sandbox.faults.inject({ match: { path: /\/devices\/d-3\// }, kind: 'slow', delayMs: 1_500, times: 1 });
+			setNow(T0 + 5 * MINUTE);
+			const started = Date.now();
+			const first = await h.poll(parameters, staticData);
+			expect(Date.now() - started).toBeLessThan(1_400);
+			expect(of(first, 'locationUpdated')).toEqual(['d-1', 'd-2']);
+			// Run twice from the same state (n8n's scheduler may), then on: the same ids, then the rest once.
+			const saved = restartedFrom(staticData);
+			setNow(T0 + 10 * MINUTE);
+			const second = await h.poll(parameters, staticData);
+			expect(of(second, 'locationUpdated')).toEqual(['d-3', 'd-4']);
+			const repeated = await h.poll(parameters, saved);
+			expect(repeated.map((event) => event.eventId)).toEqual(second.map((event) => event.eventId));
+			expect(await h.poll(parameters, staticData)).toEqual([]);
+		});
+	});
+});

@@ -202,9 +202,12 @@ async function startCluster(packed: Packed, services: Services, sandbox: Sandbox
 		mainOutputs.push(editor.output);
 		return editor;
 	};
+	// All at once: each may take its graceful-shutdown time, and nothing depends on the order.
 	const stop = async () => {
-		if (main) await stopProcess(main.child, 'n8n main', 20_000);
-		for (const worker of workers) await stopProcess(worker.child, worker.name, 20_000);
+		await Promise.all([
+			...(main ? [stopProcess(main.child, 'n8n main', 20_000)] : []),
+			...workers.map((worker) => stopProcess(worker.child, worker.name, 20_000)),
+		]);
 	};
 
 	try {
@@ -698,9 +701,9 @@ async function main(): Promise<number> {
 		failed('lane aborted', error instanceof Error ? (error.stack ?? error.message) : String(error));
 	} finally {
 		await step('stop n8n, sandbox, PostgreSQL, Redis', async () => {
+			// n8n first (it still talks to PostgreSQL and Redis), then the rest at once.
 			if (cluster) await cluster.stop();
-			if (sandbox) await stopProcess(sandbox.child, 'sandbox');
-			if (services) await services.stop();
+			await Promise.all([sandbox ? stopProcess(sandbox.child, 'sandbox') : undefined, services?.stop()]);
 		});
 	}
 

@@ -17,7 +17,7 @@ cd "$(dirname "$0")/../.."
 logs="$(mktemp -d "${TMPDIR:-/tmp}/satellite-install.XXXXXX")"
 trap 'rm -rf "$logs"' EXIT
 
-declare -A pids=() started=()
+declare -A pids=()
 for piece in "$@"; do
   case "$piece" in
     2.8|2.41|node24|node-cli) cmd=(bash scripts/e2e/install-n8n.sh "$piece") ;;
@@ -25,15 +25,15 @@ for piece in "$@"; do
     lint-tools) cmd=(bash scripts/lint-tools.sh) ;;
     *) echo "install.sh: unknown piece \"$piece\"" >&2; exit 2 ;;
   esac
-  started[$piece]=$SECONDS
-  "${cmd[@]}" >"$logs/$piece.log" 2>&1 &
+  # Each piece times itself: they end in any order.
+  ( t0=$SECONDS; status=0; "${cmd[@]}" >"$logs/$piece.log" 2>&1 || status=$?; echo "$((SECONDS - t0))" >"$logs/$piece.time"; exit $status ) &
   pids[$piece]=$!
 done
 
 failed=()
 for piece in "$@"; do
   if wait "${pids[$piece]}"; then status=ok; else status=FAILED; failed+=("$piece"); fi
-  echo "[install] $piece: $status in $((SECONDS - ${started[$piece]}))s"
+  echo "[install] $piece: $status in $(cat "$logs/$piece.time")s"
   if [ "$status" != ok ]; then sed 's/^/    | /' "$logs/$piece.log" | tail -n 40; fi
 done
 [ ${#failed[@]} -eq 0 ] || { echo "[install] failed: ${failed[*]}" >&2; exit 1; }

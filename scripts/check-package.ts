@@ -1,12 +1,11 @@
 /**
  * `npm run check:package [-- <package dir>]`: packs the package as npm would publish it and checks
- * what a user gets (scripts/check-package/rules.ts), then lints the tarball's JavaScript and
- * package.json with n8n's community-node lint (tools/lint/eslint.config.mjs, as `npm run lint`) and
- * the lint legs of n8n's package scanner (tools/lint/scan-package.mjs). Reports the tarball's size.
+ * what a user gets (scripts/check-package/rules.ts). Reports the tarball's size. The tarball's
+ * JavaScript is linted by `npm run lint` (n8n's scanner, tarball leg), not here.
  *
- * The package dir defaults to this repository; the tests point it at modified copies. It must hold a
- * built dist/ (`npm run check:package` builds first). `--no-lint` skips the two lints, for the tests
- * of what goes into the tarball, which the lints do not look at. Exit code 1 when any check fails.
+ * The package dir defaults to this repository; test/package/checkPackage.test.ts runs it on this
+ * repository (so `npm test` checks the real tarball) and on modified copies. It must hold a built
+ * dist/ (`npm run check:package` builds first). Exit code 1 when any check fails.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
@@ -16,7 +15,6 @@ import { join, resolve } from 'node:path';
 import { fileListProblems, manifestProblems, sourceMapProblems, type PackageManifest } from './check-package/rules';
 
 const REPO = resolve(__dirname, '..');
-const LINT_TOOLS = join(REPO, 'tools/lint');
 
 interface PackResult {
 	filename: string;
@@ -38,36 +36,11 @@ function pack(packageDir: string, destination: string): PackResult {
 	return (JSON.parse(packed.stdout) as PackResult[])[0];
 }
 
-function lintProblems(extracted: string, sourceDir: string, scratch: string): string[] {
-	const problems: string[] = [];
-	const communityLint = run(
-		join(LINT_TOOLS, 'node_modules/.bin/eslint'),
-		['--config', join(LINT_TOOLS, 'eslint.config.mjs'), '--no-config-lookup', '--max-warnings=0', 'package.json', 'dist/**/*.js'],
-		{ cwd: extracted },
-	);
-	console.log(communityLint.ok ? 'community-node lint on the tarball: no problems' : communityLint.output);
-	if (!communityLint.ok) problems.push("n8n's community-node lint fails on the tarball (above)");
-
-	// The scanner makes a temp folder when loaded; keep it in our scratch folder, removed at the end.
-	const scanner = run('node', [join(LINT_TOOLS, 'scan-package.mjs'), extracted, sourceDir], {
-		cwd: REPO,
-		env: { ...process.env, TMPDIR: scratch },
-	});
-	console.log(scanner.output);
-	if (!scanner.ok) problems.push("n8n's package scanner fails on the tarball or the source (above)");
-	return problems;
-}
-
 function kB(bytes: number): string {
 	return `${(bytes / 1000).toFixed(1)} kB`;
 }
 
-function checkPackage(packageDir: string, lint: boolean): boolean {
-	if (lint) {
-		const ensureTools = run('bash', [join(REPO, 'scripts/lint-tools.sh')], { cwd: REPO });
-		if (!ensureTools.ok) throw new Error(`installing the lint tools failed:\n${ensureTools.output}`);
-	}
-
+function checkPackage(packageDir: string): boolean {
 	const scratch = mkdtempSync(join(tmpdir(), 'check-package-'));
 	try {
 		const tarball = pack(packageDir, scratch);
@@ -82,7 +55,6 @@ function checkPackage(packageDir: string, lint: boolean): boolean {
 			...manifestProblems(manifest),
 			...fileListProblems(files, manifest),
 			...sourceMapProblems(files, (file) => readFileSync(join(extracted, file), 'utf8')),
-			...(lint ? lintProblems(extracted, packageDir, scratch) : []),
 		];
 
 		console.log(
@@ -100,6 +72,5 @@ function checkPackage(packageDir: string, lint: boolean): boolean {
 	}
 }
 
-const args = process.argv.slice(2);
-const packageDir = args.find((arg) => !arg.startsWith('--'));
-process.exitCode = checkPackage(resolve(packageDir ?? REPO), !args.includes('--no-lint')) ? 0 : 1;
+const [packageDir] = process.argv.slice(2);
+process.exitCode = checkPackage(resolve(packageDir ?? REPO)) ? 0 : 1;

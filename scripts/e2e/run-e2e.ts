@@ -49,24 +49,11 @@ import {
 	type CheckContext,
 	type ExampleExpectation,
 	type N8nRun,
-	type SandboxStats,
 	type WorkflowExpectation,
 } from '../../test/e2e/lib';
 import { E2E_OWNER, startEditor, type Editor } from '../n8n/editor';
 import { runEditorChecks } from './editorChecks';
-import {
-	fail,
-	freePort,
-	liveCount,
-	log,
-	runCommand,
-	seconds,
-	SetupFailure as LaneFailure,
-	signalAll,
-	stopProcess,
-	tail,
-	type CommandResult,
-} from '../n8n/processes';
+import { freePort, log, runCommand, seconds, SetupFailure as LaneFailure, stopProcess, tail, type CommandResult } from '../n8n/processes';
 import {
 	CACHE,
 	CREDENTIAL_TYPE,
@@ -85,6 +72,7 @@ import {
 	type Packed,
 	type Sandbox,
 } from '../n8n/setup';
+import { loadWorkflowFiles, requireExpectation, sandboxStats, stopAllOnSignals } from '../n8n/workflows';
 
 const WORKFLOW_DIR = path.resolve(process.env.E2E_WORKFLOWS_DIR || path.join(REPO, 'test', 'e2e', 'workflows'));
 const EXAMPLES_DIR = path.join(REPO, 'examples');
@@ -108,13 +96,7 @@ const BLANKED = '__n8n_BLANK_VALUE_e5362baf-c777-4d57-a609-6eaf1f9e87f6';
 const TOKEN_CALLS_PER_LANE = 1;
 
 // Ctrl-C: stop every process group started (sandbox, n8n and their children), then exit.
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-	process.on(signal, () => {
-		log(`\n${signal}: stopping ${liveCount()} process group(s)`);
-		signalAll('SIGTERM');
-		setTimeout(() => process.exit(130), 1_500);
-	});
-}
+stopAllOnSignals();
 
 // ---------------------------------------------------------------------------------------------------
 // Small helpers
@@ -144,14 +126,6 @@ function parseRunJson(stdout: string): N8nRun | undefined {
 	return undefined;
 }
 
-async function sandboxStats(url: string): Promise<SandboxStats> {
-	const stats = (await sandboxJson(url, '/__sandbox/stats')) as SandboxStats;
-	if (!stats || typeof stats.tokenCalls !== 'number') {
-		fail(`sandbox /__sandbox/stats has no numeric tokenCalls: ${JSON.stringify(stats)}`);
-	}
-	return stats;
-}
-
 /**
  * The message n8n prints after the last "Execution error:" banner when `execute` fails (on a node
  * error it prints the banner twice: once before the run JSON, once before the message).
@@ -175,38 +149,14 @@ interface WorkflowCase {
 	prepare(text: string, sandboxUrl: string): string;
 }
 
-function requireExpectation<T extends WorkflowExpectation>(expectFile: string): T {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const mod = require(expectFile) as { default?: T };
-	const expectation = mod.default;
-	if (!expectation || typeof expectation.check !== 'function') {
-		throw new Error(`${path.basename(expectFile)} must default-export { description, check(run, ctx) }`);
-	}
-	return expectation;
-}
-
 function loadWorkflowCases(): WorkflowCase[] {
-	const files = fs
-		.readdirSync(WORKFLOW_DIR)
-		.filter((f) => f.endsWith('.json'))
-		.sort();
-	if (files.length === 0) throw new Error(`no workflows in ${WORKFLOW_DIR}`);
-	return files.map((f) => {
-		const name = f.replace(/\.json$/, '');
-		const file = path.join(WORKFLOW_DIR, f);
-		const workflow = JSON.parse(fs.readFileSync(file, 'utf8')) as { id?: unknown };
-		if (typeof workflow.id !== 'string' || workflow.id === '') throw new Error(`${f}: the workflow needs a fixed "id"`);
-		const expectFile = path.join(WORKFLOW_DIR, `${name}.expect.ts`);
-		if (!fs.existsSync(expectFile)) throw new Error(`${f}: missing ${name}.expect.ts`);
-		const expectation = requireExpectation(expectFile);
-		return {
-			name,
-			file,
-			id: workflow.id,
-			expectation,
-			prepare: (text: string, sandboxUrl: string) => text.split('{{SANDBOX_URL}}').join(sandboxUrl),
-		};
-	});
+	return loadWorkflowFiles(WORKFLOW_DIR).map(({ name, file, id, expectation }) => ({
+		name,
+		file,
+		id,
+		expectation,
+		prepare: (text: string, sandboxUrl: string) => text.split('{{SANDBOX_URL}}').join(sandboxUrl),
+	}));
 }
 
 interface WorkflowNode {

@@ -1,3 +1,4 @@
+// @host-zones: own
 /**
  * Issue 13.5: a date without a zone is UTC in every date field (From/To, Date Time, a user's From
  * and Expires), in the spreadsheet/SQL form `2024-03-10 10:00:00` as in the `T` form, whatever the

@@ -1,3 +1,4 @@
+// @host-zones: matrix
 /**
  * The credential inside n8n's own HTTP Request node, loaded from the real n8n install the e2e caches
  * (n8n-nodes-base is not a dependency of this package). Skipped, saying why, when it is absent.

@@ -1,3 +1,4 @@
+// @host-zones: matrix
 import { isExpired, isExpiringWithin } from '../../nodes/shared/devices';
 import { dayOf } from '../../nodes/shared/zonedDay';
 import type { Device } from '../../nodes/shared/wire';

@@ -1,3 +1,4 @@
+// @host-zones: matrix
 import { mapLink, simplifyAlert, simplifyFix } from '../../nodes/shared/simplify';
 import type { Location } from '../../nodes/shared/wire';
 import { byId, fromItem, jsonOf, useSandbox } from '../support/sandboxed';

@@ -1,3 +1,4 @@
+// @host-zones: matrix
 import { countries, timeZones } from '../../sandbox/reference';
 import type { User } from '../../nodes/shared/wire';
 import { SatelliteTracking } from '../../nodes/SatelliteTracking/SatelliteTracking.node';

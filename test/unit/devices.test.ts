@@ -1,3 +1,4 @@
+// @host-zones: matrix
 import { filterDevices, isExpired } from '../../nodes/shared/devices';
 import type { Device } from '../../nodes/shared/wire';
 

@@ -1,3 +1,4 @@
+// @host-zones: matrix
 import { isExpiringWithin } from '../../nodes/shared/devices';
 import { licenseUsage } from '../../nodes/shared/licenses';
 import type { Device } from '../../nodes/shared/wire';

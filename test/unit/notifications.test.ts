@@ -1,3 +1,4 @@
+// @host-zones: matrix
 import {
 	countNotifications,
 	crossingKey,

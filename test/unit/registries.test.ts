@@ -1,3 +1,4 @@
+// @host-zones: matrix
 /**
  * The registries that tie names together: a trigger event without a detector, label or rank, or an
  * operation routed but missing from the UI, must not compile or must fail here. The names are the

@@ -1,3 +1,4 @@
+// @host-zones: matrix
 /**
  * The service's times are UTC; one written without a zone must not be read in the host's zone.
  * CI runs this file under UTC, Europe/Berlin and America/New_York.

@@ -1,3 +1,4 @@
+// @host-zones: matrix
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 

@@ -1,3 +1,4 @@
+// @host-zones: matrix
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
 import { EnvelopeError, unwrapEnvelope } from '../../nodes/shared/transport/envelope';

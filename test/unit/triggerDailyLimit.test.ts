@@ -1,3 +1,4 @@
+// @host-zones: matrix
 import { advance, type ReadOutcome } from '../../nodes/SatelliteTrackingTrigger/detection/advance';
 import { sampleEvents } from '../../nodes/SatelliteTrackingTrigger/detection/samples';
 import { detectDeviceEvents } from '../../nodes/SatelliteTrackingTrigger/detection/deviceEvents';

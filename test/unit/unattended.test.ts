@@ -1,3 +1,4 @@
+// @host-zones: matrix
 /** Issue 21, the pure parts: unreadable records, declared failures, telemetry repeats. */
 import { freshFixes, readsTelemetry } from '../../nodes/SatelliteTrackingTrigger/detection/fixes';
 import { countNotifications, undatedAlerts } from '../../nodes/shared/notifications';

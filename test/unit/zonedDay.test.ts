@@ -1,3 +1,4 @@
+// @host-zones: matrix
 import { dayOf, dayRange, nextDay, startOfDay, toCalendarDay, toTimeZone } from '../../nodes/shared/zonedDay';
 
 const iso = (ms: number) => new Date(ms).toISOString();

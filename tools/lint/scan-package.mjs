@@ -1,12 +1,16 @@
-// The two lint legs of n8n's package scanner (@n8n/scan-community-package), run offline on a local
-// package: the source leg over a source checkout (package.json, nodes/ and credentials/) and the
-// tarball leg over an extracted tarball (its JavaScript and package.json). The scanner's download,
+// n8n's community-node lint as n8n's package scanner (@n8n/scan-community-package) applies it, run
+// offline on a local package: the scanner's own ESLint config (buildScanConfig) over its two legs, the
+// source leg (its SOURCE_FILE_PATTERNS: package.json, nodes/ and credentials/) and the tarball leg (the
+// extracted tarball's JavaScript and package.json, as the scanner scopes it). Stricter than the
+// scanner in one way: a warning fails too (the scanner only fails on errors). The scanner's download,
 // provenance and source-fetch steps need the published package and are left out.
 //
 //   node tools/lint/scan-package.mjs <extracted tarball dir> [<source dir>]
 //
-// Prints the scanner's own report; exit code 1 when a leg finds a problem.
-import { analyzePackage, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-package/scanner/scanner.mjs';
+// Prints ESLint's report per leg; exit code 1 when a leg has a problem. Used by scripts/lint.sh.
+import { ESLint } from 'eslint';
+import glob from 'fast-glob';
+import { buildScanConfig, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-package/scanner/scanner.mjs';
 
 const [tarballDir, sourceDir] = process.argv.slice(2);
 if (!tarballDir) {
@@ -19,9 +23,18 @@ if (sourceDir) legs.push(['source', sourceDir, SOURCE_FILE_PATTERNS]);
 
 let passed = true;
 for (const [name, dir, patterns] of legs) {
-	const result = await analyzePackage(dir, patterns);
-	console.log(`scanner, ${name} leg: ${result.passed ? 'passed' : result.message}${result.message && result.passed ? ` (${result.message})` : ''}`);
-	if (result.details) console.log(result.details);
-	passed &&= result.passed;
+	// As the scanner's analyzePackage: its config only, no inline disabling, same files.
+	const eslint = new ESLint({ cwd: dir, allowInlineConfig: false, overrideConfigFile: true, overrideConfig: await buildScanConfig() });
+	const files = glob.sync(patterns, { cwd: dir, absolute: true, ignore: ['node_modules/**', '**/package-lock.json'] });
+	if (files.length === 0) {
+		console.log(`scanner, ${name} leg: no files to lint in ${dir}`);
+		passed = false;
+		continue;
+	}
+	const results = await eslint.lintFiles(files);
+	const problems = results.reduce((sum, r) => sum + r.errorCount + r.warningCount, 0);
+	console.log(`scanner, ${name} leg: ${files.length} files, ${problems === 0 ? 'no problems' : `${problems} problem(s)`}`);
+	if (problems > 0) console.log(await (await eslint.loadFormatter('stylish')).format(results));
+	passed &&= problems === 0;
 }
 process.exit(passed ? 0 : 1);

@@ -32,24 +32,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { TOKEN_PATH } from '../../../nodes/shared/wire';
-import {
-	describeError,
-	ensure,
-	nodeItems,
-	type CheckContext,
-	type SandboxStats,
-	type WorkflowExpectation,
-} from '../../../test/e2e/lib';
+import { describeError, ensure, nodeItems } from '../../../test/e2e/lib';
 import { E2E_OWNER, startEditor, type Editor } from '../../n8n/editor';
 import {
 	delay,
 	fail,
 	freePort,
-	liveCount,
 	log,
 	runCommand,
 	seconds,
-	signalAll,
 	startLogged,
 	stopProcess,
 	tail,
@@ -71,10 +62,10 @@ import {
 	type Packed,
 	type Sandbox,
 } from '../../n8n/setup';
+import { checkContext, loadWorkflowFiles, sandboxStats, stopAllOnSignals, type E2eWorkflow } from '../../n8n/workflows';
 import { queueModeEnv, startServices, type Services } from './services';
 
 const LANE = laneConfig('2.41');
-const WORKFLOW_DIR = path.join(REPO, 'test', 'e2e', 'workflows');
 const QUEUE_WORKFLOW_DIR = path.join(REPO, 'test', 'e2e', 'queue');
 /** The credential id the workflow files name; replaced by the id n8n gives the lane's credential. */
 const FILE_CREDENTIAL_ID = 'satTrackCred01';
@@ -105,13 +96,7 @@ const QUEUE_LOCK_ENV = {
 const SLOW_BATCH_LATENCY_MS = 600;
 
 // Ctrl-C: stop every process group started (n8n, sandbox, PostgreSQL, Redis), then exit.
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-	process.on(signal, () => {
-		log(`\n${signal}: stopping ${liveCount()} process group(s)`);
-		signalAll('SIGTERM');
-		setTimeout(() => process.exit(130), 1_500);
-	});
-}
+stopAllOnSignals();
 
 // ---------------------------------------------------------------------------------------------------
 // Reporting
@@ -217,9 +202,12 @@ async function startCluster(packed: Packed, services: Services, sandbox: Sandbox
 		mainOutputs.push(editor.output);
 		return editor;
 	};
+	// All at once: each may take its graceful-shutdown time, and nothing depends on the order.
 	const stop = async () => {
-		if (main) await stopProcess(main.child, 'n8n main', 20_000);
-		for (const worker of workers) await stopProcess(worker.child, worker.name, 20_000);
+		await Promise.all([
+			...(main ? [stopProcess(main.child, 'n8n main', 20_000)] : []),
+			...workers.map((worker) => stopProcess(worker.child, worker.name, 20_000)),
+		]);
 	};
 
 	try {
@@ -279,28 +267,12 @@ function readWorkflow(file: string, sandboxUrl: string, credentialId: string): W
 	return workflow as WorkflowFile['json'];
 }
 
-function requireExpectation(file: string): WorkflowExpectation {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const expectation = (require(file) as { default?: WorkflowExpectation }).default;
-	if (!expectation || typeof expectation.check !== 'function') throw new Error(`${path.basename(file)} must default-export { description, check }`);
-	return expectation;
-}
-
 /** The single-process lane's workflows, each with the trigger it starts from and its checks. */
-function singleProcessCases(): Array<{ name: string; file: string; trigger: string; expectation: WorkflowExpectation }> {
-	return fs
-		.readdirSync(WORKFLOW_DIR)
-		.filter((f) => f.endsWith('.json'))
-		.sort()
-		.map((f) => {
-			const name = f.replace(/\.json$/, '');
-			const expectation = requireExpectation(path.join(WORKFLOW_DIR, `${name}.expect.ts`));
-			const workflow = JSON.parse(fs.readFileSync(path.join(WORKFLOW_DIR, f), 'utf8')) as { nodes: Array<{ name: string; type: string }> };
-			const start = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger');
-			const trigger = expectation.run?.via === 'editor' ? expectation.run.trigger : start?.name;
-			if (!trigger) throw new Error(`${f}: no Manual Trigger to start it from`);
-			return { name, file: path.join(WORKFLOW_DIR, f), trigger, expectation };
-		});
+function singleProcessCases(): Array<E2eWorkflow & { trigger: string }> {
+	return loadWorkflowFiles().map((c) => {
+		if (!c.trigger) throw new Error(`${path.basename(c.file)}: no Manual Trigger to start it from`);
+		return { ...c, trigger: c.trigger };
+	});
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -353,10 +325,6 @@ async function createWorkflow(cluster: Cluster, sandboxUrl: string, file: string
 	return await cluster.main.createWorkflow(workflow);
 }
 
-async function stats(sandboxUrl: string): Promise<SandboxStats> {
-	return (await sandboxJson(sandboxUrl, '/__sandbox/stats')) as SandboxStats;
-}
-
 /** (a) manual runs from the main execute on the workers and pass the single-process lane's checks. */
 async function checkWorkflowsOnWorkers({ cluster, sandbox }: Context): Promise<void> {
 	const cases = singleProcessCases();
@@ -374,13 +342,7 @@ async function checkWorkflowsOnWorkers({ cluster, sandbox }: Context): Promise<v
 			const workers = cluster.workersOf(executionId);
 			ensure(workers.length === 1, `execution ${executionId} should have run on exactly one worker, ran on [${workers.join(', ')}]`);
 			ensure(cluster.main.output().includes(`Enqueued execution ${executionId} `), `the main did not log enqueuing execution ${executionId}`);
-			const ctx: CheckContext = {
-				sandboxUrl: sandbox.url,
-				n8nVersion: LANE.n8nVersion,
-				stats: await stats(sandbox.url),
-				sandboxJson: (route) => sandboxJson(sandbox.url, route),
-			};
-			await c.expectation.check(result.run, ctx);
+			await c.expectation.check(result.run, await checkContext(sandbox.url, LANE.n8nVersion));
 			ran.add(workers[0]);
 			return `execution ${executionId} enqueued by the main, ran on ${workers[0]} (${seconds(Date.now() - t0)}); single-process lane's checks pass — ${c.expectation.description}`;
 		});
@@ -389,7 +351,7 @@ async function checkWorkflowsOnWorkers({ cluster, sandbox }: Context): Promise<v
 	// The first alone: it makes the lane's one token exchange; the rest then run two at a time.
 	const [first, ...rest] = cases;
 	await runCase(first);
-	const afterFirst = await stats(sandbox.url);
+	const afterFirst = await sandboxStats(sandbox.url);
 	log(`    token exchanges after the first workflow: ${afterFirst.tokenCalls}`);
 	await Promise.all(rest.map(runCase));
 	await check('(a) both workers executed', async () => {
@@ -557,7 +519,7 @@ async function checkOneToken(ctx: Context, storedToken: string, mainPollRequests
 	const { sandbox } = ctx;
 	await check('(b) one token exchange for the whole lane', async () => {
 		const tokens = (await sandboxJson(sandbox.url, '/__sandbox/tokens')) as string[];
-		const { tokenCalls } = await stats(sandbox.url);
+		const { tokenCalls } = await sandboxStats(sandbox.url);
 		ensure(tokenCalls === 1 && tokens.length === 1, `the sandbox counted ${tokenCalls} token exchange(s), issued ${tokens.length} token(s)`);
 		ensure(storedToken === tokens[0], 'the credential in PostgreSQL does not hold the token the sandbox issued');
 		const requests = await apiRequests(sandbox.url);
@@ -719,7 +681,7 @@ async function main(): Promise<number> {
 			logDir,
 			mainEnvForCli: n8nEnv(LANE, path.join(tmpDir, 'main'), { n8n: await freePort(), broker: await freePort() }, queueModeEnv(services)),
 		};
-		ensure((await stats(sandboxUrl)).tokenCalls === 0, 'the sandbox counted token exchanges before any workflow ran');
+		ensure((await sandboxStats(sandboxUrl)).tokenCalls === 0, 'the sandbox counted token exchanges before any workflow ran');
 
 		await step('(a) workflows started on the main run on the workers', async () => await checkWorkflowsOnWorkers(ctx));
 		let storedToken = '';
@@ -739,9 +701,9 @@ async function main(): Promise<number> {
 		failed('lane aborted', error instanceof Error ? (error.stack ?? error.message) : String(error));
 	} finally {
 		await step('stop n8n, sandbox, PostgreSQL, Redis', async () => {
+			// n8n first (it still talks to PostgreSQL and Redis), then the rest at once.
 			if (cluster) await cluster.stop();
-			if (sandbox) await stopProcess(sandbox.child, 'sandbox');
-			if (services) await services.stop();
+			await Promise.all([sandbox ? stopProcess(sandbox.child, 'sandbox') : undefined, services?.stop()]);
 		});
 	}
 

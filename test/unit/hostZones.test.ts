@@ -1,0 +1,32 @@
+// @host-zones: matrix
+/**
+ * The time-zone matrix of .ci/run (scripts/test-zones.sh) runs only the suites marked for it
+ * (test/support/hostZones.ts). This keeps a suite that handles dates, days or zones from being left
+ * out, and checks the matrix script picks exactly the marked ones.
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+
+import { allSuites, DATE_USE, ROOT, suiteText, zoneMark } from '../support/hostZones';
+
+test('every suite that handles dates, days or time zones is marked for the zone matrix', () => {
+	const unmarked = allSuites().filter((suite) => DATE_USE.test(suiteText(suite)) && zoneMark(suiteText(suite)) === undefined);
+
+	// Add `// @host-zones: matrix` to these (or `// @host-zones: own` if the suite runs each zone itself).
+	expect(unmarked).toEqual([]);
+});
+
+test('a suite marked "own" sets the host zone of the processes it starts', () => {
+	const own = allSuites().filter((suite) => zoneMark(suiteText(suite)) === 'own');
+
+	expect(own.filter((suite) => !/\bTZ\b/.test(suiteText(suite)))).toEqual([]);
+});
+
+test('the matrix runs exactly the marked suites', () => {
+	const listed = spawnSync('bash', [join(ROOT, 'scripts/test-zones.sh'), '--list'], { cwd: ROOT, encoding: 'utf8' });
+	const marked = allSuites().filter((suite) => zoneMark(suiteText(suite)) === 'matrix');
+
+	expect(listed.status).toBe(0);
+	expect(listed.stdout.trim().split('\n').sort()).toEqual(marked);
+	expect(listed.stdout).toContain('test/unit/hostZones.test.ts');
+});

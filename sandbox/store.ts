@@ -45,6 +45,8 @@ interface DeviceRecord {
 }
 
 const MOVE_STEP_MINUTES = 5;
+/** One request may add at most a week of fixes (2,016 per device): `{"minutes": 1e9}` ran the process out of memory. */
+const MAX_MOVE_MINUTES = 7 * 24 * 60;
 
 export class SandboxStore {
 	readonly facts: SeedFacts;
@@ -150,8 +152,8 @@ export class SandboxStore {
 	 * simulated span would reach past now, the new fixes are spread evenly between the newest fix and now.
 	 */
 	moveDevices(request: MoveRequest): Record<string, Location[]> {
-		if (!(typeof request?.minutes === 'number' && request.minutes > 0)) {
-			throw new Error('moveDevices needs minutes: a number above 0.');
+		if (!(typeof request?.minutes === 'number' && request.minutes > 0 && request.minutes <= MAX_MOVE_MINUTES)) {
+			throw new Error(`moveDevices needs minutes: a number above 0 and at most ${MAX_MOVE_MINUTES} (one week).`);
 		}
 		const ids = request.deviceIds ?? [...this.devices.keys()].filter((id) => this.lastLocation(id));
 		const moved: Record<string, Location[]> = {};

@@ -9,6 +9,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
+import { CREDENTIAL_TEST, testCredential } from '../shared/credentialTest';
 import * as listSearch from '../shared/listSearch';
 import { TrackingApiClient } from '../shared/transport';
 import { declare, failureOf } from '../shared/transport/failure';
@@ -41,11 +42,14 @@ export class SatelliteTrackingTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true, testedBy: CREDENTIAL_TEST }],
 		properties,
 	};
 
-	methods = { listSearch: { searchDevices: listSearch.searchDevices, searchGroups: listSearch.searchGroups } };
+	methods = {
+		listSearch: { searchDevices: listSearch.searchDevices, searchGroups: listSearch.searchGroups },
+		credentialTest: { [CREDENTIAL_TEST]: testCredential },
+	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		try {

@@ -129,6 +129,9 @@ function describeIssue(issue: z.ZodIssue): string {
 /** Checks an expert's patch (an array, or its JSON text) before it is sent. */
 export function parseJsonPatch(input: unknown): Check<JsonPatchOperation[]> {
 	let value = input;
+	if (typeof input === 'string' && input.trim() === '') {
+		return { ok: false, problem: 'is empty: write the operations to send, e.g. [{ "op": "replace", "path": "/name", "value": "New name" }]' };
+	}
 	if (typeof input === 'string') {
 		try {
 			value = JSON.parse(input);

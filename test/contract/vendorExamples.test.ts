@@ -40,8 +40,8 @@ beforeEach(() => {
 // No resending: an error example must come back as the error, at once.
 const noRetries = { requestSettings: { maxRetries: 0 } };
 
-const run = (parameters: INode['parameters'], continueOnFail = false): Promise<NodeRunResult> =>
-	engine.runNode({ ...noRetries, ...parameters }, { continueOnFail });
+const run = (parameters: INode['parameters'], continueOnFail = false, typeVersion = 1): Promise<NodeRunResult> =>
+	engine.runNode({ ...noRetries, ...parameters }, { continueOnFail, typeVersion });
 
 const outputOf = (result: NodeRunResult) => {
 	if (result.error) throw result.error;
@@ -300,7 +300,7 @@ describe('groups_api', () => {
 				operation: 'update',
 				groupId: byId('grp-125'),
 				updateFields: { name: 'Updated Name', description: 'Updated description of the group' },
-			}),
+			}, false, 2),
 		);
 		// Operations on distinct members commute: the node lists them in the editor's field order.
 		const byPath = (patch: unknown) => [...(patch as Array<{ path: string }>)].sort((a, b) => a.path.localeCompare(b.path));

@@ -100,15 +100,12 @@ describe('device operations', () => {
 		['hex pairs with the trailing line end a device expects', '0A 1B 2C\r\n', 'Hex'],
 		['a text command with its trailing line end', 'AT+RESET\r\n', 'Text'],
 		['a text command with leading spaces', '  STATUS', 'Text'],
-	])('sendCommand sends %s exactly as typed', async (_case, command, format) => {
+	])('sendCommand (version 2) sends %s exactly as typed', async (_case, command, format) => {
 		ctx.sandbox.resetStats();
-		const { error, items } = await ctx.engine.runNode({
-			resource: 'device',
-			operation: 'sendCommand',
-			deviceId: byId('device004'),
-			command,
-			additionalFields: { format },
-		});
+		const { error, items } = await ctx.engine.runNode(
+			{ resource: 'device', operation: 'sendCommand', deviceId: byId('device004'), command, additionalFields: { format } },
+			{ typeVersion: 2 },
+		);
 		expect(error).toBeUndefined();
 		expect(ctx.sandbox.writes.find((entry) => entry.kind === 'sendCommand')?.body).toEqual({ command, format });
 		expect(items[0].json).toMatchObject({ command });

@@ -66,14 +66,14 @@ describe('group operations', () => {
 		expect(items[0].json).toMatchObject({ id: group.id, name: 'After', description: null, devices: [] });
 	});
 
-	it('update turns Update Fields into a JSON Patch: replace the devices and the name, remove a cleared description', async () => {
+	it('update (version 2) turns Update Fields into a JSON Patch: replace the devices and the name, remove a cleared description', async () => {
 		const group = createGroup('Old name', ['device001']);
 		const { items } = await ctx.engine.runNode({
 			resource: 'group',
 			operation: 'update',
 			groupId: byId(group.id),
 			updateFields: { name: 'New name', devices: 'device004,device005', description: '' },
-		});
+		}, { typeVersion: 2 });
 		expect(writesOf('patch').map((write) => write.body)).toEqual([
 			[
 				// replace, as the vendor's own PATCH example does for a group's optional description.

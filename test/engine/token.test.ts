@@ -191,7 +191,7 @@ describe('a token belongs to the values it was fetched with', () => {
 		const wrong = await ctx.engine.testCredential({ ...stored, apiKey: 'wrong-key-123' });
 		const right = await ctx.engine.testCredential({ ...stored });
 
-		expect(wrong).toEqual({ status: 'Error', message: 'Invalid API key or username.' });
+		expect(wrong).toEqual({ status: 'Error', message: 'Authentication failed: Invalid API key or username.' });
 		expect(right.status).toBe('OK');
 		expect(ctx.sandbox.stats.tokenCalls).toBeGreaterThanOrEqual(2);
 	});
@@ -234,6 +234,6 @@ describe('a token belongs to the values it was fetched with', () => {
 		const expected = `Could not get an answer from the tracking API at ${url}${TOKEN_PATH}: the connection was refused`;
 		expect(run.error?.message).toBe(expected);
 		expect(run.error?.description).toContain('Check the Base URL');
-		expect(test).toEqual({ status: 'Error', message: expected });
+		expect(test).toEqual({ status: 'Error', message: `${expected}. ${run.error?.description}` });
 	});
 });

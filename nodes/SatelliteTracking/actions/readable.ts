@@ -3,6 +3,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { deviceNames, type DeviceNames } from '../../shared/deviceNames';
 import type { TrackingApiClient } from '../../shared/transport';
 import { sameTotal } from './toolMode';
+import { isVersion1 } from './versions';
 
 /**
  * Version 2 of the node names the device on every fix and alert and simplifies them by default.
@@ -28,7 +29,7 @@ export interface Naming {
 
 /** One device lookup per device per run (`getDevice`), however many items read that device. */
 export async function prepareNaming(this: IExecuteFunctions, api: TrackingApiClient): Promise<Naming> {
-	if (this.getNode().typeVersion < 2) return {};
+	if (isVersion1(this)) return {};
 	return {
 		names: deviceNames(async (deviceId) => (await api.request('getDevice', { params: { deviceId } })).name),
 	};

@@ -81,7 +81,9 @@ export function updateProperties(fieldOptions: INodeProperties[]): INodeProperti
 			displayName: 'JSON Patch',
 			name: 'jsonPatch',
 			type: 'json',
-			default: '[\n  { "op": "replace", "path": "/name", "value": "New name" }\n]',
+			// Empty: a pre-filled patch would be sent unedited by Execute step and rename the record.
+			default: '',
+			placeholder: '[{ "op": "replace", "path": "/name", "value": "New name" }]',
 			required: true,
 			description:
 				'An array of RFC 6902 operations: op add, remove, replace, move, copy or test; path a JSON Pointer such as /name; value for add, replace and test; from for move and copy',

@@ -2,13 +2,14 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { checked, getDateRange } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
-import { preview, type Check } from '../../../shared/validation';
+import { preview, toOptionalText, type Check } from '../../../shared/validation';
 import { ALERT_NAMES, type AlertsRequest } from '../../../shared/wire';
 import { deviceLocator } from '../../../shared/descriptions';
 import { applyLimit, dateRange, readLimit, returnAllAndLimitOfRange } from '../common.descriptions';
 import type { OperationOption } from '../operation';
 import { readDeviceId } from '../toolMode';
 import { prepareNaming, readable, simplify, type Naming } from '../readable';
+import { isVersion1 } from '../versions';
 import { simplifyAlert } from '../../../shared/simplify';
 
 export const option: OperationOption = {
@@ -47,7 +48,9 @@ function toAlertName(value: unknown): Check<string> {
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient, naming: Naming) {
 	const deviceId = await readDeviceId(this, itemIndex, api);
 	const body: AlertsRequest = getDateRange(this, itemIndex);
-	const alertName = checked(this, itemIndex, 'Alert Name', toAlertName(this.getNodeParameter('alertName', itemIndex, '')));
+	// Version 1 sent the name trimmed: a saved "SpeedLimit " still finds the SpeedLimit alerts there.
+	const readName = isVersion1(this) ? toOptionalText : toAlertName;
+	const alertName = checked(this, itemIndex, 'Alert Name', readName(this.getNodeParameter('alertName', itemIndex, '')));
 	if (alertName !== '') body.alertName = alertName;
 	const limit = readLimit(this, itemIndex);
 	const alerts = await api.request('getAlerts', { params: { deviceId }, body, itemIndex });

@@ -2,11 +2,12 @@ import { type IDataObject, type IExecuteFunctions, type INodeProperties } from '
 
 import { checked, invalidInput } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
-import { toBoolean, toVerbatimText, type Check } from '../../../shared/validation';
+import { toBoolean, toNonEmptyText, toVerbatimText, type Check } from '../../../shared/validation';
 import { COMMAND_FORMATS, type CommandFormat, type SendCommandRequest } from '../../../shared/wire';
 import { collection, deviceLocator } from '../../../shared/descriptions';
 import type { OperationOption } from '../operation';
 import { readDeviceId } from '../toolMode';
+import { isVersion1 } from '../versions';
 
 export const option: OperationOption = {
 	name: 'Send Command',
@@ -60,9 +61,14 @@ const FORMAT_CHECKS: Record<CommandFormat, (command: string) => Check<string>> =
 			: { ok: false, problem: 'is not Base64' },
 };
 
+/** Version 1 sent the command trimmed, and read hex with any white space between the digit pairs. */
+const VERSION_1_HEX: (command: string) => Check<string> = (command) =>
+	/^([0-9a-fA-F]{2})+$/.test(command.replace(/\s+/g, '')) ? { ok: true, value: command } : { ok: false, problem: 'is not hexadecimal (pairs of 0-9, a-f)' };
+
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
 	const deviceId = await readDeviceId(this, itemIndex, api);
-	const text = checked(this, itemIndex, 'Command', toVerbatimText(this.getNodeParameter('command', itemIndex)));
+	const version1 = isVersion1(this);
+	const text = checked(this, itemIndex, 'Command', (version1 ? toNonEmptyText : toVerbatimText)(this.getNodeParameter('command', itemIndex)));
 	const { format, sms } = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const body: SendCommandRequest = { command: text };
 	if (format !== undefined) {
@@ -70,7 +76,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, api: T
 			throw invalidInput(this, itemIndex, 'Format', `must be one of ${COMMAND_FORMATS.join(', ')}`);
 		}
 		body.format = format as CommandFormat;
-		checked(this, itemIndex, 'Command', FORMAT_CHECKS[body.format](text));
+		checked(this, itemIndex, 'Command', (version1 && body.format === 'Hex' ? VERSION_1_HEX : FORMAT_CHECKS[body.format])(text));
 	}
 	if (sms !== undefined) body.sms = checked(this, itemIndex, 'Send by SMS', toBoolean(sms));
 	const result = await api.request('sendCommand', { params: { deviceId }, body, itemIndex });

@@ -7,6 +7,7 @@ import { groupLocator } from '../../../shared/descriptions';
 import { getUpdatePatch, updateProperties } from '../writeFields';
 import { GROUP_FIELDS, groupUpdateFieldOptions } from './groupFields';
 import type { OperationOption } from '../operation';
+import { isVersion1 } from '../versions';
 
 export const option: OperationOption = {
 	name: 'Update',
@@ -22,7 +23,8 @@ export const properties: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
 	const groupId = getResourceId(this, itemIndex, 'groupId', 'Group');
 	// Every group the vendor shows carries name, description and devices (null or [] when unset),
-	// and its own PATCH example replaces the description.
-	const patch = getUpdatePatch(this, itemIndex, GROUP_FIELDS, GROUP_REQUIRED_FIELDS, Object.keys(GROUP_FIELDS));
+	// and its own PATCH example replaces the description; version 1 added them, as it always did.
+	const present = isVersion1(this) ? GROUP_REQUIRED_FIELDS : Object.keys(GROUP_FIELDS);
+	const patch = getUpdatePatch(this, itemIndex, GROUP_FIELDS, GROUP_REQUIRED_FIELDS, present);
 	return await api.request('updateGroup', { params: { groupId }, body: patch, itemIndex });
 }

@@ -14,8 +14,8 @@ import { describeFailure, describeHttpFailure, isTokenRefusal, refusedWithFreshT
 import { quotaForAccount, RequestPacer } from './pacer';
 import { redact } from './redact';
 import { isRetryable, MAX_RETRIES, retryDelayMs } from './retryPolicy';
-import { DEFAULT_TIMEOUT_SECONDS, TOKEN_TIMEOUT_FIELD, tokenMatchesCredential } from './token';
-import { fillPath, joinUrl } from './url';
+import { credentialFingerprint, DEFAULT_TIMEOUT_SECONDS, TOKEN_TIMEOUT_FIELD, tokenMatchesCredential } from './token';
+import { accountKey, fillPath, joinUrl } from './url';
 
 export type RequestContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
@@ -65,6 +65,16 @@ type Outcome = { ok: true; value: unknown } | { ok: false; failure: RequestFailu
 const UNPROVEN_TOKEN_REFUSALS_TOLERATED = 1;
 /** Renewals one run may make in all, however the refusals fall: revocations are rare. */
 const MAX_RENEWALS_PER_RUN = 5;
+
+/** The credential fields n8n fills from preAuthentication. */
+type StoredToken = Pick<ICredentialDataDecryptedObject, 'token' | 'tokenExpires' | 'tokenFingerprint'>;
+
+/**
+ * Token exchanges under way in this process, by the exact Base URL, user name and key they were
+ * made with: executions that start together on one account wait for the first one's token
+ * instead of each fetching its own. Only values that would fetch the same token share one.
+ */
+const exchangesUnderWay = new Map<string, Promise<StoredToken | undefined>>();
 
 /** The service looked past the token: not a refusal of it, nor an overload or outage before any check. */
 function answeredPastTheToken(status: number): boolean {
@@ -142,7 +152,7 @@ export class TrackingApiClient {
 			type: CREDENTIAL_TYPE,
 			data,
 		};
-		const account = `${joinUrl(String(data.baseUrl ?? ''), '')}\n${String(data.userName ?? '').trim().toLowerCase()}`;
+		const account = accountKey(String(data.baseUrl ?? ''), String(data.userName ?? ''));
 		const pacer = new RequestPacer(options, undefined, quotaForAccount(account));
 		return new TrackingApiClient(context, node, credentials, pacer, timeoutMs, options.maxRetries ?? MAX_RETRIES);
 	}
@@ -292,10 +302,31 @@ export class TrackingApiClient {
 		throw this.data.token === '' ? new TokenExchangeFailure(outcome.error) : outcome.error;
 	}
 
-	/** A second exchange, on behalf of every request waiting, comes after a short backoff. */
+	/**
+	 * A second exchange, on behalf of every request waiting, comes after a short backoff. A token
+	 * another run of this process is fetching with the same values is taken instead of a new one.
+	 */
 	private async sendAfterBackoff(method: string, url: string, body?: object) {
 		if (this.exchangeFailures > 0) await sleep(retryDelayMs(0, undefined, Math.random));
-		return await this.sendWithCredential(method, url, body);
+		const key = credentialFingerprint(this.data);
+		const underWay = exchangesUnderWay.get(key);
+		const shared = underWay && (await underWay);
+		if (shared !== undefined) {
+			Object.assign(this.data, shared);
+			this.tokenGeneration++;
+			this.noteToken(shared.token);
+			return await this.sendWithCredential(method, url, body);
+		}
+		let settle: (token: StoredToken | undefined) => void = () => undefined;
+		const exchange = new Promise<StoredToken | undefined>((resolve) => (settle = resolve));
+		exchangesUnderWay.set(key, exchange);
+		try {
+			return await this.sendWithCredential(method, url, body);
+		} finally {
+			const { token, tokenExpires, tokenFingerprint } = this.data;
+			settle(typeof token === 'string' && token !== '' ? { token, tokenExpires, tokenFingerprint } : undefined);
+			if (exchangesUnderWay.get(key) === exchange) exchangesUnderWay.delete(key);
+		}
 	}
 
 	private noteExchangeFailure(error: unknown): void {

@@ -51,14 +51,14 @@ describe('one account, many workflows', () => {
 
 	it('lets an uncapped run through while a capped run waits for its 60 s window', async () => {
 		jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'hrtime', 'performance'], advanceTimers: true });
-		// One request per minute, nine items, eight at once: one sent, eight waiting for the window.
+		// Eight requests per minute, sixteen items, eight at once: eight sent, eight waiting for the window.
 		// A Timeout far beyond the minutes skipped, so skipping them times out no request under way.
-		const ids = Array.from({ length: 9 }, (_, index) => ({ id: `device${String(index + 10).padStart(3, '0')}` }));
+		const ids = Array.from({ length: 16 }, (_, index) => ({ id: `device${String(index + 10).padStart(3, '0')}` }));
 		let cappedDone = false;
 		const capped = ctx.engine
-			.runNode({ ...lastLocation('x', { requestsPerMinute: 1, timeoutSeconds: 1_000_000 }), deviceId: fromItem('id') }, { items: ids as IDataObject[] })
+			.runNode({ ...lastLocation('x', { requestsPerMinute: 8, timeoutSeconds: 1_000_000 }), deviceId: fromItem('id') }, { items: ids as IDataObject[] })
 			.finally(() => (cappedDone = true));
-		await until(() => reads() >= 1);
+		await until(() => reads() >= 8);
 		await realWait(50);
 
 		const uncapped = await ctx.engine.runNode(lastLocation('device001'));
@@ -71,10 +71,10 @@ describe('one account, many workflows', () => {
 		const cappedRun = await capped;
 		expect(uncapped.items[0].json).toMatchObject({ deviceId: 'device001' });
 		// Holding the account's slots while it slept, the capped run kept this one waiting a minute.
-		expect(readsWhenAnswered).toBe(2);
-		expect(cappedRun.items).toHaveLength(9);
+		expect(readsWhenAnswered).toBe(9);
+		expect(cappedRun.items).toHaveLength(16);
 		expect(cappedRun.error).toBeUndefined();
-	});
+	}, 120_000);
 
 	it('makes one token exchange for four executions starting together on one account', async () => {
 		ctx.engine.setCredential({ baseUrl: ctx.sandbox.url, userName: DEMO_USER_NAME, apiKey: DEMO_API_KEY });

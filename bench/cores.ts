@@ -92,13 +92,14 @@ export interface CoreRun {
  * Runs `scenarios` of the bench on the 2.41 core in a child process under Node 24; its progress
  * goes to this process's stderr, its results come back as the report it saved.
  */
-export async function runOnCurrentCore(scenarios: string[], smoke: boolean): Promise<CoreRun> {
+export async function runOnCurrentCore(scenarios: string[], smoke: boolean, rounds?: number): Promise<CoreRun> {
 	const install = currentCoreInstall();
 	if ('reason' in install) return { skipped: install.reason };
 	const folder = mkdtempSync(join(tmpdir(), 'satellite-tracking-bench-core-'));
 	const out = join(folder, 'results.json');
 	const args = ['--import', 'tsx', join(__dirname, 'run.ts'), '--core', '2.41', '--this-process', '--only', scenarios.join(','), '--out', out];
 	if (smoke) args.push('--smoke');
+	if (rounds !== undefined) args.push('--rounds', String(rounds));
 	try {
 		const child = spawn(install.node, args, { cwd: join(__dirname, '..'), stdio: ['ignore', 'ignore', 'inherit'] });
 		// SIGTERM, so the child's own exit handlers stop its sandboxes.

@@ -60,8 +60,9 @@ export const HELPER_LOOP_TARGET = 0.9;
 export function helperLoopFigures(
 	scenario: string,
 	loop: { figure: string; value: number; unit: string; vsCeiling: number; runs: HelperLoopRun[]; calls: number; note: string },
-	node: { figure: string; speedRatio: number; note: string },
+	node: { figure: string; speedRatio: number; perRound: number[]; note: string },
 ): Figure[] {
+	const spread = `per round ${Math.min(...node.perRound).toFixed(2)}–${Math.max(...node.perRound).toFixed(2)}× over ${node.perRound.length}`;
 	const incomplete = loop.runs.find((run) => run.ok !== loop.calls);
 	return [
 		{
@@ -80,7 +81,7 @@ export function helperLoopFigures(
 			unit: '×',
 			target: `≥ ${HELPER_LOOP_TARGET}×`,
 			verdict: verdict(!incomplete && node.speedRatio >= HELPER_LOOP_TARGET),
-			note: node.note,
+			note: `${node.note}; ${spread}`,
 		},
 	];
 }

@@ -15,11 +15,11 @@ import { runInNewContext } from 'node:vm';
 import type { BenchContext } from './context';
 import type { CoreName } from './cores';
 
-const SCENARIOS = ['P1', 'P2', 'P2Q', 'P3', 'P4', 'P5', 'P6', 'P8'] as const;
+const SCENARIOS = ['P1', 'P2', 'P2Q', 'P3', 'P4', 'P5', 'P6', 'P7', 'P8'] as const;
 /** The scenarios whose cost is n8n's HTTP path: they run on both cores (bench/cores.ts). */
 const ON_BOTH_CORES = ['P2', 'P3', 'P4'];
 const CORES: CoreName[] = ['2.8', '2.41'];
-const USAGE = 'Usage: tsx bench/run.ts [--smoke] [--only P1,P2,P2q,P3,P4,P5,P6,P8] [--core 2.8,2.41] [--out file.json]';
+const USAGE = 'Usage: tsx bench/run.ts [--smoke] [--only P1,P2,P2q,P3,P4,P5,P6,P7,P8] [--core 2.8,2.41] [--rounds N] [--out file.json]';
 
 interface Arguments {
 	smoke: boolean;
@@ -28,6 +28,8 @@ interface Arguments {
 	cores: Set<CoreName>;
 	/** Run on the one core in --core here, in this process: how the `2.41` child is started. */
 	thisProcess: boolean;
+	/** Rounds of the side-by-side scenarios, instead of the size's default. */
+	rounds?: number;
 }
 
 function parseArguments(argv: string[]): Arguments {
@@ -40,6 +42,7 @@ function parseArguments(argv: string[]): Arguments {
 		else if (flag === '--only') parsed.only = new Set(list(argv[++index]));
 		else if (flag === '--core') parsed.cores = new Set(list(argv[++index]) as CoreName[]);
 		else if (flag === '--this-process') parsed.thisProcess = true;
+		else if (flag === '--rounds') parsed.rounds = Number(argv[++index]);
 		else {
 			console.error(`Unknown option ${flag}. ${USAGE}`);
 			process.exit(2);
@@ -47,7 +50,8 @@ function parseArguments(argv: string[]): Arguments {
 	}
 	const unknown = [...parsed.only].filter((name) => !(SCENARIOS as readonly string[]).includes(name));
 	const unknownCores = [...parsed.cores].filter((core) => !CORES.includes(core));
-	if (unknown.length > 0 || unknownCores.length > 0 || (parsed.thisProcess && parsed.cores.size !== 1)) {
+	const badRounds = parsed.rounds !== undefined && !(Number.isInteger(parsed.rounds) && parsed.rounds > 0);
+	if (unknown.length > 0 || unknownCores.length > 0 || badRounds || (parsed.thisProcess && parsed.cores.size !== 1)) {
 		console.error(`Bad --only, --core or --this-process. ${USAGE}`);
 		process.exit(2);
 	}
@@ -81,6 +85,7 @@ async function main(): Promise<void> {
 	const { upsertScenario } = await import('./scenarios/upsert');
 	const { syncScenario } = await import('./scenarios/sync');
 	const { capScenarios, sharedQuotaScenario } = await import('./scenarios/cap');
+	const { fairnessScenario } = await import('./scenarios/fairness');
 
 	// Stopped from outside, still run the 'exit' handlers that stop the sandboxes and the 2.41 child.
 	for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(1));
@@ -97,7 +102,7 @@ async function main(): Promise<void> {
 	const core = loadedCoreVersion();
 	const diy = loadHttpRequestNode(N8N_OF_CORE[here]);
 	const ctx: BenchContext = {
-		sizes: args.smoke ? SMOKE : FULL,
+		sizes: { ...(args.smoke ? SMOKE : FULL), ...(args.rounds === undefined ? {} : { rounds: args.rounds }) },
 		figures: [],
 		details: {},
 		diy: diy.loaded ? { loaded: true } : diy,
@@ -121,7 +126,7 @@ async function main(): Promise<void> {
 	const onCurrentCore = ON_BOTH_CORES.filter((scenario) => args.only.has(scenario));
 	if (!args.thisProcess && args.cores.has('2.41') && onCurrentCore.length > 0) {
 		ctx.log(`${onCurrentCore.join(', ')} on the core of n8n ${N8N_OF_CORE['2.41']}, in a child process`);
-		const other = await runOnCurrentCore(onCurrentCore, args.smoke);
+		const other = await runOnCurrentCore(onCurrentCore, args.smoke, args.rounds);
 		if (other.report) {
 			ctx.figures.push(...other.report.figures);
 			ctx.details[`core ${other.report.machine.core}`] = { machine: other.report.machine, details: other.report.details };
@@ -129,10 +134,11 @@ async function main(): Promise<void> {
 			ctx.figures.push({ id: 'core2.41', figure: `${onCurrentCore.join(', ')} on n8n ${N8N_OF_CORE['2.41']}'s core`, value: null, unit: '', verdict: 'skipped', note: other.skipped });
 		}
 	}
-	if (selected('P5') || selected('P6')) {
+	if (selected('P5') || selected('P6') || selected('P7')) {
 		const before = ctx.figures.length;
 		if (selected('P5')) await capScenarios(ctx);
 		if (selected('P6')) await sharedQuotaScenario(ctx);
+		if (selected('P7')) await fairnessScenario(ctx);
 		for (const figure of ctx.figures.slice(before)) figure.core = core;
 	}
 

@@ -212,7 +212,7 @@ async function p2Throughput(ctx: BenchContext, sandbox: SandboxProcess, engine: 
 				calls: items,
 				note: `the same calls through n8n's own request helper, inside the same engine; median of ${rounds} round(s)`,
 			},
-			{ figure: `P2 node ÷ n8n helper loop, ${items} items/s`, speedRatio: nodeRate / loopRate, note: `${nodeRate.toFixed(0)} vs ${loopRate.toFixed(0)} items/s` },
+			{ figure: `P2 node ÷ n8n helper loop, ${items} items/s`, speedRatio: nodeRate / loopRate, perRound: measured.map((entry) => entry.helperLoop.wallMs / entry.node.wallMs), note: `${nodeRate.toFixed(0)} vs ${loopRate.toFixed(0)} items/s` },
 		),
 		{
 			id: 'P2.peakRss',

@@ -135,7 +135,7 @@ async function pollDevices(ctx: BenchContext, devices: number): Promise<void> {
 					calls: calls.length,
 					note: `httpRequestWithAuthentication, ${DEFAULT_CONCURRENCY} at once, in n8n's PollContext; medians of ${rounds.length}`,
 				},
-				{ figure: `P3 trigger ÷ n8n helper loop, ${devices} devices, speed`, speedRatio: loopMs / pollMs, note: `poll ${(pollMs / 1000).toFixed(2)} s vs loop ${(loopMs / 1000).toFixed(2)} s` },
+				{ figure: `P3 trigger ÷ n8n helper loop, ${devices} devices, speed`, speedRatio: loopMs / pollMs, perRound: rounds.map((entry) => entry.helperLoop.wallMs / entry.poll.wallMs), note: `poll ${(pollMs / 1000).toFixed(2)} s vs loop ${(loopMs / 1000).toFixed(2)} s` },
 			),
 			{
 				id: `P3.${devices}.stateBytesPerDevice`,

@@ -185,7 +185,7 @@ export async function upsertScenario(ctx: BenchContext): Promise<void> {
 				calls: calls.length,
 				note: `httpRequestWithAuthentication, ${DEFAULT_CONCURRENCY} at once, fed the same ${rows.length} items; medians of ${runs.length}`,
 			},
-			{ figure: 'P4 upsert ÷ n8n helper loop, speed', speedRatio: loopMs / wallMs, note: `node ${(wallMs / 1000).toFixed(2)} s vs loop ${(loopMs / 1000).toFixed(2)} s` },
+			{ figure: 'P4 upsert ÷ n8n helper loop, speed', speedRatio: loopMs / wallMs, perRound: runs.map((run) => run.helperLoop.wallMs / run.wallMs), note: `node ${(wallMs / 1000).toFixed(2)} s vs loop ${(loopMs / 1000).toFixed(2)} s` },
 		),
 	);
 	ctx.details.P4 = { items: rows.length, users: userCount, expectedCreates, expectedUpdates, runs };

@@ -1,4 +1,4 @@
-import { NodeOperationError, type IExecuteFunctions, type IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError, type IExecuteFunctions, type IGetNodeParameterOptions, type IPollFunctions, type NodeParameterValueType } from 'n8n-workflow';
 
 import type { DateRange } from './wire';
 import { toIsoDateTime, toResourceId, type Check } from './validation';
@@ -22,6 +22,40 @@ export function checked<T>(context: ParameterContext, itemIndex: number, label: 
 	return check.value;
 }
 
+/** The whole value is one field of the input item: `={{ $json.email }}`. */
+const ITEM_FIELD = /^=\{\{\s*\$json\.([A-Za-z_$][\w$]*)\s*\}\}$/;
+
+function itemFieldOf(raw: unknown): string | undefined {
+	// A resource locator by id holds the expression as its value.
+	const value = typeof raw === 'object' && raw !== null && (raw as { __rl?: unknown; mode?: unknown }).__rl === true && (raw as { mode?: unknown }).mode === 'id'
+		? (raw as { value?: unknown }).value
+		: raw;
+	return typeof value === 'string' ? ITEM_FIELD.exec(value)?.[1] : undefined;
+}
+
+/**
+ * A parameter's value for one item. Workflows mostly map a column straight in (`{{ $json.email }}`),
+ * and n8n's expression engine builds a whole data proxy for each such value: profiled, four per
+ * item made an upsert of 10,000 rows take twice the time of its 4,000 requests. When the field is
+ * the item's own text, number or boolean, that is what n8n resolves it to, so it is read from the
+ * item; anything else (a missing field, an object, any other expression) goes through n8n.
+ */
+export function getParameter(
+	context: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	fallback: NodeParameterValueType,
+	options?: IGetNodeParameterOptions,
+): NodeParameterValueType | object {
+	const field = itemFieldOf(context.getNodeParameter(name, itemIndex, fallback, { rawExpressions: true }));
+	if (field !== undefined) {
+		const json = context.getInputData()[itemIndex]?.json;
+		const value = json !== undefined && Object.prototype.hasOwnProperty.call(json, field) ? json[field] : undefined;
+		if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+	}
+	return context.getNodeParameter(name, itemIndex, fallback, options);
+}
+
 /** Reads a resource locator (`list` or `id` mode) and checks the id can travel in a path. */
 export function getResourceId(
 	context: IExecuteFunctions,
@@ -29,7 +63,7 @@ export function getResourceId(
 	name: string,
 	label: string,
 ): string {
-	const value = context.getNodeParameter(name, itemIndex, '', { extractValue: true });
+	const value = getParameter(context, name, itemIndex, '', { extractValue: true });
 	return checked(context, itemIndex, label, toResourceId(value));
 }
 

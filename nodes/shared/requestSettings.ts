@@ -10,6 +10,8 @@ export const DEFAULT_CONCURRENCY = 8;
 
 const MAX_CONCURRENCY = 50;
 const MAX_RETRY_LIMIT = 10;
+/** Node's timers hold at most 2^31 - 1 ms (about 24.8 days); a longer one fires at once. */
+const MAX_TIMEOUT_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 
 // The names below are stored in saved workflows: add, never rename (`maxConcurrency` shows as
 // "Max Concurrent Requests", and is `maxConcurrency` in the transport too).
@@ -51,7 +53,7 @@ export const requestSettings: INodeProperties = {
 			displayName: 'Timeout (Seconds)',
 			name: 'timeoutSeconds',
 			type: 'number',
-			typeOptions: { minValue: 1 },
+			typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_SECONDS },
 			default: DEFAULT_TIMEOUT_SECONDS,
 			description: 'How long to wait for one answer, the token exchange included, before giving up on it',
 		},
@@ -103,16 +105,23 @@ export function readRequestSettings(node: INode, settings: IDataObject): Request
 	const dailyRequestLimit = read('Daily Request Limit', settings.dailyRequestLimit, 0, atLeast(0));
 	return {
 		maxConcurrency: read('Max Concurrent Requests', settings.maxConcurrency, DEFAULT_CONCURRENCY, wholeBetween(1, MAX_CONCURRENCY)),
-		requestsPerMinute: read('Max Requests per Minute', settings.requestsPerMinute, 0, atLeast(0)),
+		requestsPerMinute: read('Max Requests per Minute', settings.requestsPerMinute, 0, noneOrAtLeastOne),
 		maxRetries: read('Max Retries', settings.maxRetries, MAX_RETRIES, wholeBetween(0, MAX_RETRY_LIMIT)),
 		timeoutMs:
-			read('Timeout (Seconds)', settings.timeoutSeconds, DEFAULT_TIMEOUT_SECONDS, above(0)) * 1000,
+			read('Timeout (Seconds)', settings.timeoutSeconds, DEFAULT_TIMEOUT_SECONDS, above(0, MAX_TIMEOUT_SECONDS)) * 1000,
 		dailyRequestLimit: dailyRequestLimit > 0 ? dailyRequestLimit : undefined,
 		dailyLimitWarnShare: read('Warn at Share of Daily Limit', settings.dailyLimitWarnShare, DEFAULT_NEAR_SHARE, above(0, 1)),
 	};
 }
 
 const atLeast = (min: number) => (value: unknown) => toNumberInRange(value, min, Infinity);
+
+/** A cap counts whole requests in a minute: below one would be no cap at all, which is not what was asked. */
+function noneOrAtLeastOne(value: unknown): Check<number> {
+	const number = toNumberInRange(value, 0, Infinity);
+	if (!number.ok || number.value === 0 || number.value >= 1) return number;
+	return { ok: false, problem: `must be 0 (no cap) or at least 1 (got ${number.value})` };
+}
 
 function wholeBetween(min: number, max: number) {
 	return (value: unknown): Check<number> => {

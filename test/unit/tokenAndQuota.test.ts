@@ -115,7 +115,9 @@ describe('readRequestSettings', () => {
 		[{ maxConcurrency: 0 }, 'Invalid "Max Concurrent Requests": Max Concurrent Requests must be between 1 and 50 (got 0)'],
 		[{ maxConcurrency: 2.5 }, 'Invalid "Max Concurrent Requests": Max Concurrent Requests must be a whole number (got 2.5)'],
 		[{ requestsPerMinute: -1 }, 'Invalid "Max Requests per Minute": Max Requests per Minute must be at least 0 (got -1)'],
-		[{ timeoutSeconds: 0 }, 'Invalid "Timeout (Seconds)": Timeout (Seconds) must be above 0 (got 0)'],
+		[{ requestsPerMinute: 0.5 }, 'Invalid "Max Requests per Minute": Max Requests per Minute must be 0 (no cap) or at least 1 (got 0.5)'],
+		[{ timeoutSeconds: 0 }, 'Invalid "Timeout (Seconds)": Timeout (Seconds) must be above 0 and at most 2147483 (got 0)'],
+		[{ timeoutSeconds: 2147484 }, 'Invalid "Timeout (Seconds)": Timeout (Seconds) must be above 0 and at most 2147483 (got 2147484)'],
 		[{ dailyLimitWarnShare: 2 }, 'Invalid "Warn at Share of Daily Limit": Warn at Share of Daily Limit must be above 0 and at most 1 (got 2)'],
 	])('refuses %p', (settings, message) => {
 		expect(() => readRequestSettings(node, settings)).toThrow(message);

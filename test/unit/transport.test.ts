@@ -6,7 +6,7 @@ import { describeFailure } from '../../nodes/shared/transport/errors';
 import { RequestPacer } from '../../nodes/shared/transport/pacer';
 import { isRetryable, parseRetryAfter, retryDelayMs } from '../../nodes/shared/transport/retryPolicy';
 import { TokenRequestError } from '../../nodes/shared/transport/token';
-import { fillPath, joinUrl } from '../../nodes/shared/transport/url';
+import { accountKey, fillPath, joinUrl } from '../../nodes/shared/transport/url';
 import { ENDPOINTS } from '../../nodes/shared/wire';
 import { fakeClock } from '../support/clock';
 
@@ -19,6 +19,15 @@ describe('paths', () => {
 		expect(() => fillPath(ENDPOINTS.getDevice.path, { deviceId: '..' })).toThrow(RangeError);
 		expect(() => fillPath(ENDPOINTS.getDevice.path, {})).toThrow('deviceId is empty');
 	});
+	it('keys an account by what the service sees: host case, default port, trailing slash and space aside', () => {
+		const key = accountKey('https://api.plaspy.com', 'ops@example.com');
+		expect(accountKey('https://API.plaspy.com', 'ops@example.com')).toBe(key);
+		expect(accountKey(' https://api.plaspy.com:443/ ', ' Ops@example.com')).toBe(key);
+		expect(accountKey('https://api.plaspy.com:8443', 'ops@example.com')).not.toBe(key);
+		expect(accountKey('http://api.plaspy.com', 'ops@example.com')).not.toBe(key);
+		expect(accountKey('https://api.plaspy.com/v2', 'ops@example.com')).not.toBe(key);
+	});
+
 	it('joins a base URL with a path prefix and trailing slashes', () => {
 		expect(joinUrl('https://host/tracking//', '/api/devices')).toBe('https://host/tracking/api/devices');
 	});
@@ -293,6 +302,38 @@ describe('RequestPacer', () => {
 			sentAt.push(clock.time - pausedFrom);
 		}
 		expect(sentAt).toEqual([1000, 1000, 1000]);
+	});
+
+	it('measures the rate afresh at each 429 and drops it five minutes after the last one', async () => {
+		const clock = fakeClock();
+		const pacer = new RequestPacer({ maxConcurrency: 8 }, clock);
+		const acceptEvery = async (everyMs: number, count: number) => {
+			for (let i = 0; i < count; i++) {
+				clock.time += everyMs;
+				(await pacer.acquire())();
+				pacer.succeeded();
+			}
+		};
+		const spacing = async () => {
+			const sentAt: number[] = [];
+			for (let i = 0; i < 3; i++) {
+				(await pacer.acquire())();
+				sentAt.push(clock.time);
+			}
+			return (sentAt[2] - sentAt[0]) / 2;
+		};
+		await acceptEvery(5, 200);
+		pacer.throttled(1000, true);
+		expect(await spacing()).toBeCloseTo(1000 / (200 * 0.95), 6);
+		// A second 429 (another client spent part of the quota) measures again: 50 accepted in the
+		// last second. Each 429 used to cut the old rate by another 1.25× instead, however many came.
+		clock.time += 5_000;
+		await acceptEvery(20, 50);
+		pacer.throttled(1000, true);
+		expect(await spacing()).toBeCloseTo(1000 / (50 * 0.95), 6);
+		// Five minutes without a 429, on an account never idle: full speed again.
+		for (let minute = 0; minute < 5; minute++) await acceptEvery(1000, 60);
+		expect(await spacing()).toBe(0);
 	});
 
 	it('treats a 503 as an outage, not a quota: fewer requests at once, no learned rate', async () => {

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { buildJsonPatch, isUnset, parseJsonPatch, type FieldChanges } from '../../shared/jsonPatch';
-import { checked, invalidInput } from '../../shared/parameters';
+import { checked, getParameter, invalidInput } from '../../shared/parameters';
 import type { Check } from '../../shared/validation';
 import type { JsonPatchOperation } from '../../shared/wire';
 import { collection } from '../../shared/descriptions';
@@ -53,7 +53,7 @@ function pickedValue(value: unknown): unknown {
 
 /** The top-level required parameters of create, replace and upsert, read as one collection. */
 export function requiredValues(context: IExecuteFunctions, itemIndex: number, required: readonly string[]): IDataObject {
-	return Object.fromEntries(required.map((name) => [name, context.getNodeParameter(name, itemIndex, '')]));
+	return Object.fromEntries(required.map((name) => [name, getParameter(context, name, itemIndex, '')]));
 }
 
 export function additionalFields(options: INodeProperties[]): INodeProperties {

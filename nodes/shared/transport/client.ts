@@ -15,7 +15,8 @@ import { quotaForAccount, RequestPacer } from './pacer';
 import { redact } from './redact';
 import { isRetryable, MAX_RETRIES, retryDelayMs } from './retryPolicy';
 import { DEFAULT_TIMEOUT_SECONDS, TOKEN_TIMEOUT_FIELD, tokenMatchesCredential } from './token';
-import { fillPath, joinUrl } from './url';
+import { NO_TOKEN, TokenExchangeFailure, TokenSession, type FullResponse, type TokenGeneration } from './tokenSession';
+import { accountKey, fillPath, joinUrl } from './url';
 
 export type RequestContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
@@ -39,45 +40,13 @@ export interface RequestOptions {
 	deadline?: number;
 }
 
-interface FullResponse {
-	statusCode: number;
-	headers: Record<string, unknown>;
-	body: unknown;
-}
-
-/**
- * Which token a request went with: the number of the exchange that fetched it (0 for the token
- * stored before this run). Not its text: a service may hand out the same text again, and each
- * exchange is still a fresh token.
- */
-type TokenGeneration = number;
-
-/** The request failed before it was sent with any token. */
-const NO_TOKEN: TokenGeneration = -1;
-
 type Exchange = { answer: unknown } | { failure: RequestFailure; tokenUsed: TokenGeneration };
 
 type Outcome = { ok: true; value: unknown } | { ok: false; failure: RequestFailure };
 
-/**
- * Fresh tokens (fetched by this client) the service may refuse before any call accepted them,
- * before the client concludes that it refuses the call itself, not the token: the first may meet
- * a revocation, the second not.
- */
-const UNPROVEN_TOKEN_REFUSALS_TOLERATED = 1;
-/** Renewals one run may make in all, however the refusals fall: revocations are rare. */
-const MAX_RENEWALS_PER_RUN = 5;
-
 /** The service looked past the token: not a refusal of it, nor an overload or outage before any check. */
 function answeredPastTheToken(status: number): boolean {
 	return status !== 401 && status !== 429 && status < 500;
-}
-
-/** The token exchange failed, so the request it was made for was never sent. */
-class TokenExchangeFailure extends Error {
-	constructor(readonly reason: unknown) {
-		super('The token exchange failed');
-	}
 }
 
 /**
@@ -92,31 +61,9 @@ class TokenExchangeFailure extends Error {
  * it would also hide the answer's headers (Retry-After) that this client needs.
  */
 export class TrackingApiClient {
-	private tokenFetch: Promise<void> | undefined;
-
-	/** The service refused the user name or API key: every request fails with this. */
-	private tokenRefusal: unknown;
-
-	/** The token endpoint failed twice, or hung: every request waiting for a token fails with this. */
-	private tokenOutage: unknown;
-
-	private exchangeFailures = 0;
-
-	/** The token in the credential data now: the exchanges this client made so far. */
-	private tokenGeneration: TokenGeneration = 0;
-
-	/** Tokens some call was answered with other than 401: a later 401 to one is a revocation. */
-	private readonly acceptedTokens = new Set<TokenGeneration>();
-
-	/** Tokens this client fetched that the service refused before accepting any call with them. */
-	private readonly refusedUnprovenTokens = new Set<TokenGeneration>();
-
-	private renewals = 0;
-
-	/** Every token seen, to take out of error texts that quote the request back. */
-	private readonly seenTokens = new Set<string>();
-
 	private newestUsage: UsageCounters | undefined;
+
+	private readonly tokens: TokenSession;
 
 	private constructor(
 		private readonly context: RequestContext,
@@ -126,7 +73,7 @@ export class TrackingApiClient {
 		private readonly timeoutMs: number,
 		private readonly maxRetries: number,
 	) {
-		this.noteToken(this.data.token);
+		this.tokens = new TokenSession(this.data, (method, url, body) => this.sendWithToken(method, url, body));
 	}
 
 	static async create(context: RequestContext, options: ClientOptions): Promise<TrackingApiClient> {
@@ -144,7 +91,7 @@ export class TrackingApiClient {
 			type: CREDENTIAL_TYPE,
 			data,
 		};
-		const account = `${joinUrl(String(data.baseUrl ?? ''), '')}\n${String(data.userName ?? '').trim().toLowerCase()}`;
+		const account = accountKey(String(data.baseUrl ?? ''), String(data.userName ?? ''));
 		const pacer = new RequestPacer(options, undefined, quotaForAccount(account));
 		return new TrackingApiClient(context, node, credentials, pacer, timeoutMs, options.maxRetries ?? MAX_RETRIES);
 	}
@@ -169,7 +116,7 @@ export class TrackingApiClient {
 	}
 
 	private toError(failure: RequestFailure, itemIndex?: number) {
-		const secrets = [this.data.apiKey, ...this.seenTokens];
+		const secrets = this.tokens.secrets;
 		return toNodeApiError(
 			this.node,
 			{
@@ -207,12 +154,12 @@ export class TrackingApiClient {
 			const { failure } = exchange;
 			if (failure.tokenExchangeFailed) {
 				// Nothing was sent, so any request may wait for the one more exchange allowed.
-				if (isTokenRefusal(failure) || this.tokenOutage !== undefined) return { ok: false, failure };
+				if (isTokenRefusal(failure) || this.tokens.brokenForGood) return { ok: false, failure };
 				attempt--;
 				continue;
 			}
 			if (failure.status === 401 && !isTokenRefusal(failure)) {
-				if (!this.renewAfterRefusal(exchange.tokenUsed)) return { ok: false, failure: refusedWithFreshToken(failure) };
+				if (!this.tokens.renewAfterRefusal(exchange.tokenUsed)) return { ok: false, failure: refusedWithFreshToken(failure) };
 				attempt--;
 				continue;
 			}
@@ -229,33 +176,15 @@ export class TrackingApiClient {
 		}
 	}
 
-	/**
-	 * A 401 to a token: renew it, unless the service has now refused fresh tokens more often than a
-	 * revocation explains. Then it refuses the call, not the token, and renewing again would only
-	 * spend the quota: the budget is the client's, so a hundred items cost two renewals, not one each.
-	 */
-	private renewAfterRefusal(tokenUsed: TokenGeneration): boolean {
-		const fetchedHere = tokenUsed > 0;
-		if (fetchedHere && !this.acceptedTokens.has(tokenUsed)) this.refusedUnprovenTokens.add(tokenUsed);
-		if (this.refusedUnprovenTokens.size > UNPROVEN_TOKEN_REFUSALS_TOLERATED) return false;
-		// Only the request that saw the current token rejected clears it; later 401s of it are stale.
-		if (tokenUsed !== NO_TOKEN && tokenUsed === this.tokenGeneration && this.data.token !== '') {
-			if (this.renewals >= MAX_RENEWALS_PER_RUN) return false;
-			this.renewals++;
-			this.data.token = '';
-		}
-		return true;
-	}
-
 	private get data(): ICredentialDataDecryptedObject {
 		return this.credentials.data as ICredentialDataDecryptedObject;
 	}
 
 	private async exchange(method: string, url: string, body?: object): Promise<Exchange> {
 		try {
-			const { response, tokenUsed } = await this.send(method, url, body);
+			const { response, tokenUsed } = await this.tokens.send(method, url, body);
 			this.noteUsage(response.body);
-			if (answeredPastTheToken(response.statusCode)) this.acceptedTokens.add(tokenUsed);
+			if (answeredPastTheToken(response.statusCode)) this.tokens.accepted(tokenUsed);
 			if (response.statusCode >= 200 && response.statusCode < 300) return { answer: response.body };
 			return { failure: describeHttpFailure(response.statusCode, response.body, response.headers), tokenUsed };
 		} catch (error) {
@@ -267,82 +196,11 @@ export class TrackingApiClient {
 		}
 	}
 
-	/**
-	 * The first request without a token goes alone; the others wait and reuse what it stored in
-	 * the shared credential data. A refused key, or a token endpoint that failed twice or hung,
-	 * fails the rest at once.
-	 */
-	private async send(method: string, url: string, body?: object) {
-		while (this.needsToken()) {
-			const fatal = this.tokenRefusal ?? this.tokenOutage;
-			if (fatal !== undefined) throw new TokenExchangeFailure(fatal);
-			if (this.tokenFetch === undefined) return await this.sendAlone(method, url, body);
-			await this.tokenFetch;
-		}
-		return await this.sendWithCredential(method, url, body);
-	}
-
-	private async sendAlone(method: string, url: string, body?: object) {
-		this.data.token = '';
-		const solo = this.sendAfterBackoff(method, url, body);
-		this.tokenFetch = solo.then(
-			() => undefined,
-			(error) => this.noteExchangeFailure(error),
-		);
-		const outcome = await solo.then(
-			(sent) => ({ sent }),
-			(error: unknown) => ({ error }),
-		);
-		this.tokenFetch = undefined;
-		if ('sent' in outcome) return outcome.sent;
-		// n8n stores the token in the data before it sends the request; none means no exchange.
-		throw this.data.token === '' ? new TokenExchangeFailure(outcome.error) : outcome.error;
-	}
-
-	/** A second exchange, on behalf of every request waiting, comes after a short backoff. */
-	private async sendAfterBackoff(method: string, url: string, body?: object) {
-		if (this.exchangeFailures > 0) await sleep(retryDelayMs(0, undefined, Math.random));
-		return await this.sendWithCredential(method, url, body);
-	}
-
-	private noteExchangeFailure(error: unknown): void {
-		if (this.data.token !== '') return;
-		const failure = describeFailure(error);
-		if (isTokenRefusal(failure)) {
-			this.tokenRefusal = error;
-		} else if (failure.networkCode === 'ETIMEDOUT' || ++this.exchangeFailures > 1) {
-			// A hung endpoint would hang again: waiting a second Timeout would double what users set.
-			this.tokenOutage = error;
-		}
-	}
-
-	private needsToken(): boolean {
-		const { token, tokenExpires } = this.data;
-		if (typeof token !== 'string' || token === '') return true;
-		const expires = typeof tokenExpires === 'string' ? Date.parse(tokenExpires) : NaN;
-		return !Number.isNaN(expires) && expires <= Date.now();
-	}
-
-	private noteToken(token: unknown): void {
-		if (typeof token === 'string' && token !== '') this.seenTokens.add(token);
-	}
-
 	private noteUsage(body: unknown): void {
 		const counters = usageCounters(body);
 		if (counters === undefined) return;
 		// Answers overtake each other; the account's total only grows, so the largest is the newest.
 		if (this.newestUsage === undefined || counters.apiUsage >= this.newestUsage.apiUsage) this.newestUsage = counters;
-	}
-
-	private async sendWithCredential(method: string, url: string, body?: object) {
-		// With the token field empty, n8n runs the exchange before sending: a new token, whatever its text.
-		const fetching = String(this.data.token ?? '') === '';
-		const tokenUsed = fetching ? ++this.tokenGeneration : this.tokenGeneration;
-		try {
-			return { response: await this.sendWithToken(method, url, body), tokenUsed };
-		} finally {
-			if (fetching) this.noteToken(this.data.token);
-		}
 	}
 
 	private async sendWithToken(method: string, url: string, body?: object): Promise<FullResponse> {

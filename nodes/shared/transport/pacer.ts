@@ -11,10 +11,11 @@ export interface Clock {
 	sleep(ms: number): Promise<void>;
 }
 
-const systemClock: Clock = { now: Date.now, sleep };
+// Date.now read at each call, so a test's fake timers reach it.
+const systemClock: Clock = { now: () => Date.now(), sleep };
 
 const RATE_WINDOW_MS = 60_000;
-/** Successes in a row before one more request may run in parallel again after a 429. */
+/** Successes in a row before one more request may run in parallel again after a halving. */
 const SUCCESSES_PER_STEP_UP = 20;
 /** After a 429, requests are paced a little under the rate the service accepted before it. */
 const LEARNED_RATE_SHARE = 0.95;
@@ -22,12 +23,17 @@ const LEARNED_RATE_SHARE = 0.95;
 const RETRY_AFTER_ROUNDING_MS = 1000;
 /** Too few recent successes say nothing about the quota; fall back to fewer parallel requests. */
 const MIN_SUCCESSES_TO_LEARN = 10;
+/**
+ * A learned rate is dropped this long after the 429 that taught it: the quota may have been
+ * raised, or the 429 may have been spent by another client of the account. The run then tries
+ * full speed again, and one more 429 teaches the rate anew.
+ */
+const LEARNED_RATE_LIFETIME_MS = 5 * 60_000;
 
 /**
- * What the service knows of one account's quota, shared by every node run in this n8n process
- * that uses the account: the requests of the last 60 s, a pause after a 429, and the sending rate
- * learned from it. Several workflows at once then stay under one quota together, instead of
- * each pacing itself alone and overrunning it between them.
+ * What one account's requests share in this n8n process, whichever run sends them: slots to run
+ * requests in, the requests of the last 60 s, a pause after a 429 and the rate learned from it.
+ * Several workflows on one account then stay under its quota together.
  */
 export class AccountQuota {
 	pausedUntil = -Infinity;
@@ -35,8 +41,11 @@ export class AccountQuota {
 	/** Requests to the account under way, from every run. */
 	private running = 0;
 
-	/** Runs' requests waiting for fewer to be under way than their run allows, in the order they came. */
-	private readonly waiting: Array<{ limit: () => number; resolve: () => void }> = [];
+	/** Runs with requests waiting for a slot, in turn: a run served goes to the back. */
+	private readonly turns: RequestPacer[] = [];
+
+	/** Runs with requests waiting or under way: the most any of them allows is the account's limit. */
+	private readonly active = new Set<RequestPacer>();
 
 	/** When the answers of the requests counted in the rate window came in, oldest first. */
 	private readonly answeredAt: number[] = [];
@@ -44,14 +53,15 @@ export class AccountQuota {
 	/** Requests counted in the rate window whose answers are not in yet. */
 	private unanswered = 0;
 
-	/** Requests waiting for an unanswered request to come back before the rate window has room. */
 	private readonly waitingForAnswers: Array<() => void> = [];
 
 	/** When recent successful answers came in, oldest first (the last 60 s at most). */
 	private readonly succeededAt: number[] = [];
 
-	/** Minimum spacing between sends learned from a 429; 0 while the service has not pushed back. */
+	/** Minimum spacing between sends learned from a 429; 0 while none is in force. */
 	private spacingMs = 0;
+
+	private learnedAt = -Infinity;
 
 	private nextSendAt = 0;
 
@@ -59,47 +69,60 @@ export class AccountQuota {
 
 	constructor(readonly clock: Clock = systemClock) {}
 
-	/** A run took this quota: keep it for at least the next minute. */
 	touch(now: number): void {
 		this.lastActivityAt = Math.max(this.lastActivityAt, now);
 	}
 
-	/** Nothing under way, no pause and nothing in the last 60 s: forgetting it loses nothing. */
+	/** Nothing under way or waiting, no pause and nothing in the last 60 s: forgetting it loses nothing. */
 	isIdle(now: number): boolean {
-		return this.running === 0 && this.unanswered === 0 && this.pausedUntil <= now && this.lastActivityAt <= now - RATE_WINDOW_MS;
+		return this.active.size === 0 && this.unanswered === 0 && this.pausedUntil <= now && this.lastActivityAt <= now - RATE_WINDOW_MS;
 	}
 
 	/**
-	 * Waits until fewer than `limit` requests to the account are under way, counting other runs':
-	 * a run's Max Concurrent Requests holds for the account, so four runs at 8 keep 8 under way, not
-	 * 32, and meet a quota's first refusal with a few requests in flight instead of dozens.
+	 * A slot for one of `run`'s requests. Free slots go to the waiting runs in turn, one request
+	 * each, so a single read from one workflow is not queued behind a poll's hundreds of reads.
 	 */
-	async takeSlot(limit: () => number): Promise<void> {
-		if (this.waiting.length === 0 && this.running < limit()) {
-			this.running++;
-			return;
+	takeSlot(run: RequestPacer): Promise<void> | undefined {
+		this.active.add(run);
+		if (this.turns.length === 0 && run.mayStart() && this.running < this.limit()) {
+			this.start(run);
+			return undefined;
 		}
-		// The slot is handed over by wake(), in turn: no request overtakes one waiting before it.
-		await new Promise<void>((resolve) => this.waiting.push({ limit, resolve }));
+		const turn = new Promise<void>((resolve) => run.waiting.push(resolve));
+		if (!this.turns.includes(run)) this.turns.push(run);
+		this.dispatch();
+		return turn;
 	}
 
-	freeSlot(): void {
+	freeSlot(run: RequestPacer): void {
 		this.running--;
-		this.wake();
+		run.running--;
+		if (run.running === 0 && run.waiting.length === 0) this.active.delete(run);
+		this.dispatch();
 	}
 
-	/**
-	 * Hands free slots to waiting requests in the order they came. A request whose run allows fewer
-	 * under way waits for the account's requests to drop below that, and those behind it wait too:
-	 * letting them overtake held a run at Max Concurrent Requests 1 back until a busier run on the
-	 * account had sent its whole batch.
-	 */
-	wake(): void {
-		for (let next = this.waiting[0]; next !== undefined && this.running < next.limit(); next = this.waiting[0]) {
-			this.waiting.shift();
-			this.running++;
-			next.resolve();
+	/** The account's Max Concurrent Requests: four runs at 8 keep 8 under way together, not 32. */
+	private limit(): number {
+		let limit = 1;
+		for (const run of this.active) limit = Math.max(limit, run.allowed);
+		return limit;
+	}
+
+	dispatch(): void {
+		while (this.running < this.limit()) {
+			const index = this.turns.findIndex((run) => run.mayStart());
+			if (index < 0) return;
+			const [run] = this.turns.splice(index, 1);
+			const resolve = run.waiting.shift()!;
+			if (run.waiting.length > 0) this.turns.push(run);
+			this.start(run);
+			resolve();
 		}
+	}
+
+	private start(run: RequestPacer): void {
+		this.running++;
+		run.running++;
 	}
 
 	async waitForPause(): Promise<void> {
@@ -109,21 +132,21 @@ export class AccountQuota {
 	}
 
 	async waitForSpacing(): Promise<void> {
-		if (this.spacingMs === 0) return;
 		const now = this.clock.now();
+		if (now - this.learnedAt > LEARNED_RATE_LIFETIME_MS) this.spacingMs = 0;
+		if (this.spacingMs === 0) return;
 		const slot = Math.max(now, this.nextSendAt);
 		this.nextSendAt = slot + this.spacingMs;
 		if (slot > now) await this.clock.sleep(slot - now);
 	}
 
 	/**
-	 * Every request counts in the window from when it is sent until 60 s after its answer came in,
-	 * whichever run sent it and whether or not that run has a cap. The service counts it when it
-	 * arrives, which is after it was sent and before it was answered, so the service never sees
-	 * more than the cap in any 60 s, whatever the network delays; counting from the send alone
-	 * lets a request sent late in one burst arrive in the service's window of the next.
+	 * Counts one request in the 60 s window, waiting first while `cap` (0: none) is reached. Every
+	 * request counts from when it is sent until 60 s after its answer came in, whichever run sent
+	 * it: the service counts it when it arrives, somewhere in between, so it never sees more than
+	 * the cap in any 60 s, whatever the network delays.
 	 */
-	async waitForRateWindow(cap: number): Promise<void> {
+	async countInRateWindow(cap: number): Promise<void> {
 		for (;;) {
 			const now = this.clock.now();
 			this.forgetOlderThan(now - RATE_WINDOW_MS);
@@ -158,27 +181,22 @@ export class AccountQuota {
 	/**
 	 * The service's quota window is unknown, but Retry-After says when it frees up: the requests it
 	 * accepted over that span before refusing are about what it allows per span. Sends are then
-	 * spaced to stay just under that rate, instead of bursting into the next refusal. Answers false
-	 * when there is too little to judge by, and the caller should run fewer requests at once instead.
-	 * `heldBack`: the caller ran fewer requests at once than it may.
+	 * spaced just under that rate, instead of bursting into the next refusal. Each 429 measures the
+	 * rate afresh, and the rate lapses after a while. Answers false when the span says nothing (too
+	 * few answers, or a pause within it), and the caller should run fewer requests at once instead.
 	 */
-	learn(now: number, retryAfterMs: number, heldBack: boolean): boolean {
+	learn(now: number, retryAfterMs: number): boolean {
 		const span = Math.min(Math.max(retryAfterMs, 1000), RATE_WINDOW_MS);
 		const acceptedAt = this.succeededAt.filter((at) => at > now - span);
-		const accepted = acceptedAt.length;
-		// After a pause, or with fewer requests at once, fewer were sent in the span, not fewer
-		// accepted: learning from it would hold the rest of the run at that depressed rate.
-		const wasHeldBack = heldBack || this.pausedUntil > now - span;
-		if (accepted < MIN_SUCCESSES_TO_LEARN || (wasHeldBack && this.spacingMs === 0)) return false;
+		if (acceptedAt.length < MIN_SUCCESSES_TO_LEARN || this.pausedUntil > now - span) return false;
 		// A quota spent in a burst much shorter than the wait (600 accepted in 3 s, then 57 s to wait)
-		// was counted over the burst and the wait together: 600 per 60 s, not per 57 s, which would
-		// pace right at the quota and meet it again. Retry-After comes in whole seconds, rounded up,
-		// so up to one of them is no part of the window (a 1 s window spent in 0.3 s says 1, not 0.7).
+		// was counted over the burst and the wait together: 600 per 60 s, not per 57 s. Retry-After
+		// comes in whole seconds, rounded up, so up to one of them is no part of the window.
 		const burstMs = now - acceptedAt[0];
 		const window =
 			burstMs < span / 2 ? Math.min(Math.max(span, span - RETRY_AFTER_ROUNDING_MS + burstMs), RATE_WINDOW_MS) : span;
-		const learnedSpacing = wasHeldBack ? 0 : window / (accepted * LEARNED_RATE_SHARE);
-		this.spacingMs = Math.max(this.spacingMs * 1.25, learnedSpacing);
+		this.spacingMs = window / (acceptedAt.length * LEARNED_RATE_SHARE);
+		this.learnedAt = now;
 		return true;
 	}
 
@@ -194,8 +212,7 @@ export class AccountQuota {
 
 /**
  * One quota per account in this process; entries no run has used for a minute are dropped, so
- * the map holds only the accounts in use. Module state, not a global: each n8n process (main or
- * worker) has its own, which is as far as a node's memory reaches.
+ * the map holds only the accounts in use. Each n8n process (main or worker) has its own.
  */
 const accountQuotas = new Map<string, AccountQuota>();
 
@@ -219,47 +236,53 @@ export function trackedAccounts(): number {
 }
 
 /**
- * Paces every request of one node run against its account's quota. A 429 pauses all requests to
- * the account, not only the one that got it, then spaces sends just under the rate the service
- * accepted before refusing (or, without enough history, halves how many this run sends at once),
- * so a batch settles under the account's quota instead of failing item after item or bursting
- * into the next refusal.
+ * Paces the requests of one node run on its account. A request first waits out a pause and this
+ * run's cap without holding a slot, so a capped run waiting for its window never delays another
+ * run; then it takes a slot in its run's turn. A 429 pauses every run on the account and spaces
+ * sends under the rate the service accepted (or, with too little to judge by, halves how many
+ * this run sends at once), so a batch settles under the quota instead of failing item after item.
  */
 export class RequestPacer {
-	private readonly maxConcurrency: number;
+	/** This run's requests waiting for a slot, oldest first. */
+	readonly waiting: Array<() => void> = [];
 
-	private allowed: number;
+	running = 0;
+
+	allowed: number;
+
+	private readonly maxConcurrency: number;
 
 	private successStreak = 0;
 
 	private readonly requestsPerMinute: number;
 
-	private readonly clock: Clock;
-
 	constructor(
 		options: PacerOptions,
-		clock: Clock = systemClock,
+		private readonly clock: Clock = systemClock,
 		private readonly quota: AccountQuota = new AccountQuota(clock),
 	) {
-		this.clock = clock;
 		this.maxConcurrency = Math.max(1, Math.floor(options.maxConcurrency));
 		this.allowed = this.maxConcurrency;
-		this.requestsPerMinute = Math.max(0, Math.floor(options.requestsPerMinute ?? 0));
+		this.requestsPerMinute = Math.floor(options.requestsPerMinute ?? 0);
 	}
 
-	/** Waits for a slot, a pause to end and the rate cap; returns the function that frees the slot. */
+	mayStart(): boolean {
+		return this.running < this.allowed;
+	}
+
+	/** Waits for a pause to end, the rate cap and a slot; returns the function that frees the slot. */
 	async acquire(): Promise<() => void> {
-		await this.quota.takeSlot(() => this.allowed);
-		let counted = false;
-		try {
-			await this.quota.waitForPause();
-			await this.quota.waitForSpacing();
-			await this.quota.waitForRateWindow(this.requestsPerMinute);
-			counted = true;
-		} finally {
-			if (!counted) this.release(false);
-		}
-		return () => this.release(true);
+		const quota = this.quota;
+		await quota.waitForPause();
+		await quota.countInRateWindow(this.requestsPerMinute);
+		await quota.takeSlot(this);
+		// A pause or a learned rate holds every run alike, so waiting for them in a slot delays no one.
+		await quota.waitForPause();
+		await quota.waitForSpacing();
+		return () => {
+			quota.answered();
+			quota.freeSlot(this);
+		};
 	}
 
 	succeeded(): void {
@@ -268,25 +291,19 @@ export class RequestPacer {
 		if (++this.successStreak >= SUCCESSES_PER_STEP_UP) {
 			this.successStreak = 0;
 			this.allowed++;
-			this.quota.wake();
+			this.quota.dispatch();
 		}
 	}
 
-	/** The service pushed back: 429 (over the quota) or 503 (unavailable). */
+	/** The service pushed back: 429 (over the quota, `overQuota` when it said when to return) or 503. */
 	throttled(delayMs: number, overQuota: boolean): void {
 		const now = this.clock.now();
 		// No request is sent during a pause, so a 429 that arrives in one answers a request sent
 		// before it: the same overload, already dealt with.
-		if (this.quota.pausedUntil <= now) {
-			const learned = overQuota && this.quota.learn(now, delayMs, this.allowed < this.maxConcurrency);
-			if (!learned) this.allowed = Math.max(1, Math.floor(this.allowed / 2));
+		if (this.quota.pausedUntil <= now && !(overQuota && this.quota.learn(now, delayMs))) {
+			this.allowed = Math.max(1, Math.floor(this.allowed / 2));
 		}
 		this.quota.pause(now + delayMs);
 		this.successStreak = 0;
-	}
-
-	private release(counted: boolean): void {
-		if (counted) this.quota.answered();
-		this.quota.freeSlot();
 	}
 }

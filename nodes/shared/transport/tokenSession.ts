@@ -1,0 +1,214 @@
+import { sleep, type ICredentialDataDecryptedObject } from 'n8n-workflow';
+
+import { describeFailure, isTokenRefusal } from './errors';
+import { retryDelayMs } from './retryPolicy';
+import { credentialFingerprint } from './token';
+
+export interface FullResponse {
+	statusCode: number;
+	headers: Record<string, unknown>;
+	body: unknown;
+}
+
+type SendWithToken = (method: string, url: string, body?: object) => Promise<FullResponse>;
+
+/**
+ * Which token a request went with: the number of the exchange that fetched it (0 for the token
+ * stored before this run). Not its text: a service may hand out the same text again, and each
+ * exchange is still a fresh token.
+ */
+export type TokenGeneration = number;
+
+/** The request failed before it was sent with any token. */
+export const NO_TOKEN: TokenGeneration = -1;
+
+/**
+ * Fresh tokens (fetched by this client) the service may refuse before any call accepted them,
+ * before the client concludes that it refuses the call itself, not the token: the first may meet
+ * a revocation, the second not.
+ */
+const UNPROVEN_TOKEN_REFUSALS_TOLERATED = 1;
+/** Renewals one run may make in all, however the refusals fall: revocations are rare. */
+const MAX_RENEWALS_PER_RUN = 5;
+
+/** The credential fields n8n fills from preAuthentication. */
+type StoredToken = Pick<ICredentialDataDecryptedObject, 'token' | 'tokenExpires' | 'tokenFingerprint'>;
+
+/**
+ * Token exchanges under way in this process, by the exact Base URL, user name and key they were
+ * made with: executions that start together on one account wait for the first one's token
+ * instead of each fetching its own. Only values that would fetch the same token share one.
+ */
+const exchangesUnderWay = new Map<string, Promise<StoredToken | undefined>>();
+
+/** The token exchange failed, so the request it was made for was never sent. */
+export class TokenExchangeFailure extends Error {
+	constructor(readonly reason: unknown) {
+		super('The token exchange failed');
+	}
+}
+
+/**
+ * The token of one node run's requests. n8n runs the credential's preAuthentication whenever the
+ * token field is empty and stores the result, so clearing the shared token is how a run asks for a
+ * new one — once for all requests in flight, where n8n's own 401 handling would refresh once per
+ * request, and it would also hide the answer's headers (Retry-After) that the client needs.
+ */
+export class TokenSession {
+	private tokenFetch: Promise<void> | undefined;
+
+	/** The service refused the user name or API key: every request fails with this. */
+	private tokenRefusal: unknown;
+
+	/** The token endpoint failed twice, or hung: every request waiting for a token fails with this. */
+	private tokenOutage: unknown;
+
+	private exchangeFailures = 0;
+
+	/** The token in the credential data now: the exchanges this client made so far. */
+	private tokenGeneration: TokenGeneration = 0;
+
+	/** Tokens some call was answered with other than 401: a later 401 to one is a revocation. */
+	private readonly acceptedTokens = new Set<TokenGeneration>();
+
+	/** Tokens this client fetched that the service refused before accepting any call with them. */
+	private readonly refusedUnprovenTokens = new Set<TokenGeneration>();
+
+	private renewals = 0;
+
+	/** Every token seen, to take out of error texts that quote the request back. */
+	private readonly seenTokens = new Set<string>();
+
+
+	constructor(
+		private readonly data: ICredentialDataDecryptedObject,
+		private readonly sendWithToken: SendWithToken,
+	) {
+		this.noteToken(data.token);
+	}
+
+	/** What an error text must not show: the key and every token seen. */
+	get secrets(): unknown[] {
+		return [this.data.apiKey, ...this.seenTokens];
+	}
+
+	/** The token endpoint failed twice, or hung: no exchange is tried again in this run. */
+	get brokenForGood(): boolean {
+		return this.tokenOutage !== undefined;
+	}
+
+	/** A call was answered with this token other than 401: a later 401 to it is a revocation. */
+	accepted(tokenUsed: TokenGeneration): void {
+		this.acceptedTokens.add(tokenUsed);
+	}
+
+	/**
+	 * A 401 to a token: renew it, unless the service has now refused fresh tokens more often than a
+	 * revocation explains. Then it refuses the call, not the token, and renewing again would only
+	 * spend the quota: the budget is the client's, so a hundred items cost two renewals, not one each.
+	 */
+	renewAfterRefusal(tokenUsed: TokenGeneration): boolean {
+		const fetchedHere = tokenUsed > 0;
+		if (fetchedHere && !this.acceptedTokens.has(tokenUsed)) this.refusedUnprovenTokens.add(tokenUsed);
+		if (this.refusedUnprovenTokens.size > UNPROVEN_TOKEN_REFUSALS_TOLERATED) return false;
+		// Only the request that saw the current token rejected clears it; later 401s of it are stale.
+		if (tokenUsed !== NO_TOKEN && tokenUsed === this.tokenGeneration && this.data.token !== '') {
+			if (this.renewals >= MAX_RENEWALS_PER_RUN) return false;
+			this.renewals++;
+			this.data.token = '';
+		}
+		return true;
+	}
+
+	/**
+	 * The first request without a token goes alone; the others wait and reuse what it stored in
+	 * the shared credential data. A refused key, or a token endpoint that failed twice or hung,
+	 * fails the rest at once.
+	 */
+	async send(method: string, url: string, body?: object) {
+		while (this.needsToken()) {
+			const fatal = this.tokenRefusal ?? this.tokenOutage;
+			if (fatal !== undefined) throw new TokenExchangeFailure(fatal);
+			if (this.tokenFetch === undefined) return await this.sendAlone(method, url, body);
+			await this.tokenFetch;
+		}
+		return await this.sendWithCredential(method, url, body);
+	}
+
+	private async sendAlone(method: string, url: string, body?: object) {
+		this.data.token = '';
+		const solo = this.sendAfterBackoff(method, url, body);
+		this.tokenFetch = solo.then(
+			() => undefined,
+			(error) => this.noteExchangeFailure(error),
+		);
+		const outcome = await solo.then(
+			(sent) => ({ sent }),
+			(error: unknown) => ({ error }),
+		);
+		this.tokenFetch = undefined;
+		if ('sent' in outcome) return outcome.sent;
+		// n8n stores the token in the data before it sends the request; none means no exchange.
+		throw this.data.token === '' ? new TokenExchangeFailure(outcome.error) : outcome.error;
+	}
+
+	/**
+	 * A second exchange, on behalf of every request waiting, comes after a short backoff. A token
+	 * another run of this process is fetching with the same values is taken instead of a new one.
+	 */
+	private async sendAfterBackoff(method: string, url: string, body?: object) {
+		if (this.exchangeFailures > 0) await sleep(retryDelayMs(0, undefined, Math.random));
+		const key = credentialFingerprint(this.data);
+		const underWay = exchangesUnderWay.get(key);
+		const shared = underWay && (await underWay);
+		if (shared !== undefined) {
+			Object.assign(this.data, shared);
+			this.tokenGeneration++;
+			this.noteToken(shared.token);
+			return await this.sendWithCredential(method, url, body);
+		}
+		let settle: (token: StoredToken | undefined) => void = () => undefined;
+		const exchange = new Promise<StoredToken | undefined>((resolve) => (settle = resolve));
+		exchangesUnderWay.set(key, exchange);
+		try {
+			return await this.sendWithCredential(method, url, body);
+		} finally {
+			const { token, tokenExpires, tokenFingerprint } = this.data;
+			settle(typeof token === 'string' && token !== '' ? { token, tokenExpires, tokenFingerprint } : undefined);
+			if (exchangesUnderWay.get(key) === exchange) exchangesUnderWay.delete(key);
+		}
+	}
+
+	private noteExchangeFailure(error: unknown): void {
+		if (this.data.token !== '') return;
+		const failure = describeFailure(error);
+		if (isTokenRefusal(failure)) {
+			this.tokenRefusal = error;
+		} else if (failure.networkCode === 'ETIMEDOUT' || ++this.exchangeFailures > 1) {
+			// A hung endpoint would hang again: waiting a second Timeout would double what users set.
+			this.tokenOutage = error;
+		}
+	}
+
+	private needsToken(): boolean {
+		const { token, tokenExpires } = this.data;
+		if (typeof token !== 'string' || token === '') return true;
+		const expires = typeof tokenExpires === 'string' ? Date.parse(tokenExpires) : NaN;
+		return !Number.isNaN(expires) && expires <= Date.now();
+	}
+
+	private noteToken(token: unknown): void {
+		if (typeof token === 'string' && token !== '') this.seenTokens.add(token);
+	}
+
+	private async sendWithCredential(method: string, url: string, body?: object) {
+		// With the token field empty, n8n runs the exchange before sending: a new token, whatever its text.
+		const fetching = String(this.data.token ?? '') === '';
+		const tokenUsed = fetching ? ++this.tokenGeneration : this.tokenGeneration;
+		try {
+			return { response: await this.sendWithToken(method, url, body), tokenUsed };
+		} finally {
+			if (fetching) this.noteToken(this.data.token);
+		}
+	}
+}

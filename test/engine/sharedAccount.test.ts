@@ -1,0 +1,109 @@
+/**
+ * Several workflows on one account in one n8n process, as an ops team runs them: a trigger
+ * polling hundreds of devices, a capped sync, a chat bot asking for one position.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { latestFixParameters } from '../../bench/scenarios/trigger';
+import { DEMO_API_KEY, DEMO_USER_NAME } from '../../sandbox/server';
+import { Engine } from '../support/engine';
+import { byId, fromItem, useSandbox } from '../support/sandboxed';
+
+const LAST_LOCATION = 'GET /api/devices/{deviceId}/lastLocation';
+
+const lastLocation = (deviceId: string, requestSettings: INodeParameters = {}): INodeParameters => ({
+	resource: 'device',
+	operation: 'getLastLocation',
+	deviceId: byId(deviceId),
+	requestSettings,
+});
+
+/** Real time, while fake timers let a test skip a 60 s rate window. */
+const realWait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('one account, many workflows', () => {
+	const ctx = useSandbox({ deviceCount: 400 });
+	beforeEach(() => {
+		ctx.sandbox.faults.clear();
+		ctx.sandbox.setOptions({ rateLimit: null, latencyMs: 0 });
+		ctx.sandbox.resetStats();
+	});
+	afterEach(() => jest.useRealTimers());
+
+	const reads = () => ctx.sandbox.stats.byRoute[LAST_LOCATION] ?? 0;
+
+	async function until(condition: () => boolean): Promise<void> {
+		while (!condition()) await realWait(5);
+	}
+
+	it('answers a single read from another workflow in its turn while a 400-device poll runs', async () => {
+		ctx.sandbox.setOptions({ latencyMs: 10 });
+		const poll = ctx.engine.poll(latestFixParameters(), {});
+		await until(() => reads() >= 8);
+		const single = await ctx.engine.runNode(lastLocation('device001'));
+		// First come, first served, the read waited for the poll's whole queue (about 400 reads).
+		const readsBeforeIt = reads();
+		await poll;
+		expect(single.items[0].json).toMatchObject({ deviceId: 'device001' });
+		expect(readsBeforeIt).toBeLessThan(100);
+		expect(reads()).toBe(401);
+	});
+
+	it('lets an uncapped run through while a capped run waits for its 60 s window', async () => {
+		jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'hrtime', 'performance'], advanceTimers: true });
+		// Eight requests per minute, sixteen items, eight at once: eight sent, eight waiting for the window.
+		// A Timeout far beyond the minutes skipped, so skipping them times out no request under way.
+		const ids = Array.from({ length: 16 }, (_, index) => ({ id: `device${String(index + 10).padStart(3, '0')}` }));
+		let cappedDone = false;
+		const capped = ctx.engine
+			.runNode({ ...lastLocation('x', { requestsPerMinute: 8, timeoutSeconds: 1_000_000 }), deviceId: fromItem('id') }, { items: ids as IDataObject[] })
+			.finally(() => (cappedDone = true));
+		await until(() => reads() >= 8);
+		await realWait(50);
+
+		const uncapped = await ctx.engine.runNode(lastLocation('device001'));
+		const readsWhenAnswered = reads();
+
+		while (!cappedDone) {
+			await jest.advanceTimersByTimeAsync(61_000);
+			await realWait(20);
+		}
+		const cappedRun = await capped;
+		expect(uncapped.items[0].json).toMatchObject({ deviceId: 'device001' });
+		// Holding the account's slots while it slept, the capped run kept this one waiting a minute.
+		expect(readsWhenAnswered).toBe(9);
+		expect(cappedRun.items).toHaveLength(16);
+		expect(cappedRun.error).toBeUndefined();
+	}, 120_000);
+
+	it('makes one token exchange for four executions starting together on one account', async () => {
+		ctx.engine.setCredential({ baseUrl: ctx.sandbox.url, userName: DEMO_USER_NAME, apiKey: DEMO_API_KEY });
+		ctx.sandbox.setOptions({ latencyMs: 20 });
+		const runs = await Promise.all([1, 2, 3, 4].map((n) => ctx.engine.runNode(lastLocation(`device00${n}`))));
+		expect(runs.map((run) => run.items[0].json.deviceId)).toEqual(['device001', 'device002', 'device003', 'device004']);
+		expect(ctx.sandbox.stats.tokenCalls).toBe(1);
+	});
+
+	it('never hands one credential the token fetched with another key', async () => {
+		const other = new Engine({ baseUrl: ctx.sandbox.url, userName: DEMO_USER_NAME, apiKey: 'not-the-key' });
+		ctx.engine.setCredential({ baseUrl: ctx.sandbox.url, userName: DEMO_USER_NAME, apiKey: DEMO_API_KEY });
+		ctx.sandbox.setOptions({ latencyMs: 20 });
+		const [good, bad] = await Promise.all([
+			ctx.engine.runNode(lastLocation('device001')),
+			other.runNode(lastLocation('device002'), { continueOnFail: true }),
+		]);
+		expect(good.items[0].json).toMatchObject({ deviceId: 'device001' });
+		expect(bad.items[0].json.error).toEqual(expect.any(String));
+		expect(ctx.sandbox.stats.tokenCalls).toBe(2);
+	});
+
+	it.each([
+		['Max Requests per Minute', { requestsPerMinute: 0.5 }, 'Invalid "Max Requests per Minute"'],
+		// 30 days overflows Node's timers: every call then timed out at once.
+		['Timeout (Seconds)', { timeoutSeconds: 30 * 24 * 3600 }, 'Invalid "Timeout (Seconds)"'],
+	])('refuses a %s it cannot honour, naming it', async (_, settings, message) => {
+		const run = await ctx.engine.runNode(lastLocation('device001', settings));
+		expect(run.error?.message).toContain(message);
+		expect(reads()).toBe(0);
+	});
+});

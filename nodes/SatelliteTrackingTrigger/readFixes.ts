@@ -1,6 +1,7 @@
 /** The trigger's API reads: the devices to watch, then each device's fixes (and alerts, to count them). */
 
-import { NodeOperationError, sleepWithAbort, type INode } from 'n8n-workflow';
+import * as workflow from 'n8n-workflow';
+import { NodeOperationError, type INode } from 'n8n-workflow';
 
 import { countNotifications } from '../shared/notifications';
 import type { TrackingApiClient } from '../shared/transport';
@@ -56,9 +57,7 @@ export async function readFixes(client: TrackingApiClient, reads: FixRead[], dea
 		}),
 	);
 	const stop = new AbortController();
-	const budget = Number.isFinite(deadline)
-		? sleepWithAbort(Math.max(0, deadline - Date.now()), stop.signal).catch(() => undefined)
-		: new Promise<void>(() => {});
+	const budget = Number.isFinite(deadline) ? untilDeadline(deadline, stop.signal) : new Promise<void>(() => {});
 	try {
 		await Promise.race([all, budget]);
 	} finally {
@@ -66,6 +65,19 @@ export async function readFixes(client: TrackingApiClient, reads: FixRead[], dea
 	}
 	// In plan order, whatever order the answers came in: the output and the retry list depend on it.
 	return new Map(reads.flatMap((read) => (outcomes.has(read.deviceId) ? [[read.deviceId, outcomes.get(read.deviceId)!]] : [])));
+}
+
+type SleepWithAbort = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+/**
+ * Resolves at the deadline. n8n-workflow 2.8 cancels the wait when the reads end first; 2.41's no
+ * longer exports sleepWithAbort (a poll on it failed with "sleepWithAbort is not a function"), so
+ * there the timer is left to run out, resolving a race already decided.
+ */
+function untilDeadline(deadline: number, signal: AbortSignal): Promise<void> {
+	const ms = Math.max(0, deadline - Date.now());
+	const sleepWithAbort = (workflow as { sleepWithAbort?: SleepWithAbort }).sleepWithAbort;
+	return sleepWithAbort ? sleepWithAbort(ms, signal).catch(() => undefined) : workflow.sleep(ms);
 }
 
 async function readOne(client: TrackingApiClient, read: FixRead, deadline: number): Promise<Location[]> {

@@ -1,6 +1,7 @@
 import type {
 	IAuthenticateGeneric,
 	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
 	ICredentialType,
 	IDataObject,
 	IHttpRequestHelper,
@@ -8,7 +9,7 @@ import type {
 } from 'n8n-workflow';
 
 import { requestToken } from '../nodes/shared/transport/token';
-import { CREDENTIAL_TYPE, DEFAULT_BASE_URL } from '../nodes/shared/wire';
+import { CREDENTIAL_TYPE, DEFAULT_BASE_URL, ENDPOINTS } from '../nodes/shared/wire';
 
 export class SatelliteTrackingApi implements ICredentialType {
 	name = CREDENTIAL_TYPE;
@@ -117,6 +118,17 @@ export class SatelliteTrackingApi implements ICredentialType {
 		},
 	};
 
-	// No declarative `test`: n8n would run it before the nodes' `credentialTest` (testedBy), which says
-	// what failed as runs do (see nodes/shared/credentialTest.ts); n8n's own showed a bare ECONNREFUSED.
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "")}}',
+			url: ENDPOINTS.listGroups.path,
+			skipSslCertificateValidation: '={{$credentials.allowUnauthorizedCerts}}',
+		},
+		rules: [
+			{
+				type: 'responseSuccessBody',
+				properties: { key: 'success', value: false, message: 'The API refused the request' },
+			},
+		],
+	};
 }

@@ -10,7 +10,6 @@ import { CREDENTIAL_TYPE } from '../shared/wire';
 import { actionRequestSettings } from '../shared/requestSettings';
 import { resourceProperties, subtitle } from './actions/operation';
 import { resources, router } from './actions/router';
-import { CREDENTIAL_TEST, testCredential } from '../shared/credentialTest';
 import * as listSearch from '../shared/listSearch';
 import * as loadOptions from './methods/loadOptions';
 
@@ -29,14 +28,14 @@ export class SatelliteTracking implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: CREDENTIAL_TYPE, required: true, testedBy: CREDENTIAL_TEST }],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
 		properties: [
 			...resourceProperties(resources, 'device'),
 			actionRequestSettings,
 		],
 	};
 
-	methods = { listSearch, loadOptions, credentialTest: { [CREDENTIAL_TEST]: testCredential } };
+	methods = { listSearch, loadOptions };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -9,7 +9,6 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TEST, testCredential } from '../shared/credentialTest';
 import * as listSearch from '../shared/listSearch';
 import { TrackingApiClient } from '../shared/transport';
 import { declare, failureOf } from '../shared/transport/failure';
@@ -42,14 +41,11 @@ export class SatelliteTrackingTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: CREDENTIAL_TYPE, required: true, testedBy: CREDENTIAL_TEST }],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
 		properties,
 	};
 
-	methods = {
-		listSearch: { searchDevices: listSearch.searchDevices, searchGroups: listSearch.searchGroups },
-		credentialTest: { [CREDENTIAL_TEST]: testCredential },
-	};
+	methods = { listSearch: { searchDevices: listSearch.searchDevices, searchGroups: listSearch.searchGroups } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		try {

@@ -191,9 +191,15 @@ describe('a token belongs to the values it was fetched with', () => {
 		const wrong = await ctx.engine.testCredential({ ...stored, apiKey: 'wrong-key-123' });
 		const right = await ctx.engine.testCredential({ ...stored });
 
-		expect(wrong).toEqual({ status: 'Error', message: 'Authentication failed: Invalid API key or username.' });
+		expect(wrong).toEqual({ status: 'Error', message: 'Invalid API key or username.' });
 		expect(right.status).toBe('OK');
 		expect(ctx.sandbox.stats.tokenCalls).toBeGreaterThanOrEqual(2);
+	});
+
+	it('the credential Test reads a Base URL with spaces around it as runs do (issue 24.3: "Invalid URL")', async () => {
+		const stored = ctx.engine.credentials.read('cred-sandbox');
+		const spaced = await ctx.engine.testCredential({ ...stored, baseUrl: `  ${String(stored.baseUrl)}/ ` });
+		expect(spaced.status).toBe('OK');
 	});
 
 	it('a run after the key changed fetches a token for the new key instead of using the stored one', async () => {
@@ -234,6 +240,6 @@ describe('a token belongs to the values it was fetched with', () => {
 		const expected = `Could not get an answer from the tracking API at ${url}${TOKEN_PATH}: the connection was refused`;
 		expect(run.error?.message).toBe(expected);
 		expect(run.error?.description).toContain('Check the Base URL');
-		expect(test).toEqual({ status: 'Error', message: `${expected}. ${run.error?.description}` });
+		expect(test).toEqual({ status: 'Error', message: expected });
 	});
 });

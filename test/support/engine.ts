@@ -1,4 +1,4 @@
-import { CredentialTestContext, ExecutionLifecycleHooks, LoadOptionsContext, PollContext, WorkflowExecute } from 'n8n-core';
+import { ExecuteContext, ExecutionLifecycleHooks, LoadOptionsContext, PollContext, RoutingNode, WorkflowExecute } from 'n8n-core';
 import {
 	createRunExecutionData,
 	Workflow,
@@ -8,7 +8,6 @@ import {
 	type ILoadOptionsFunctions,
 	type INode,
 	type ICredentialDataDecryptedObject,
-	type INodeCredentialTestResult,
 	type INodeExecutionData,
 	type INodeType,
 	type INodeTypes,
@@ -31,6 +30,8 @@ export const ACTION_NODE_TYPE = `${PACKAGE}.satelliteTracking`;
 export const TRIGGER_NODE_TYPE = `${PACKAGE}.satelliteTrackingTrigger`;
 export const ITEMS_NODE_TYPE = 'test.items';
 export const CREDENTIAL_ID = 'cred-sandbox';
+/** The node type n8n's credential tester runs a credential's `test` request as. */
+const NO_OP_NODE_TYPE = 'n8n-nodes-base.noOp';
 
 /** Start node of test workflows: emits the items in its `items` parameter. */
 class ItemsNode implements INodeType {
@@ -177,18 +178,68 @@ export class Engine {
 	}
 
 	/**
-	 * The credential dialog's Test, as n8n's CredentialsTester.testCredentials does it (2.8.4 and
-	 * 2.41.1 alike): a credential type without a `test` of its own is tested by the function a node
-	 * names in `credentials: [{ testedBy }]`, called on a CredentialTestContext with the values entered.
+	 * The credential dialog's Test, as n8n's CredentialsTester.runRequestTest does it (2.8.4 and
+	 * 2.41.1 alike): the credential's `test` request as the routing of a temporary NoOp node, run by
+	 * n8n-core's RoutingNode with the values entered, the stored credential's id attached; then
+	 * the `responseSuccessBody` rules, and the tester's way of turning an error into a message.
 	 */
-	async testCredential(entered: ICredentialDataDecryptedObject): Promise<INodeCredentialTestResult> {
+	async testCredential(entered: ICredentialDataDecryptedObject): Promise<{ status: 'OK' | 'Error'; message: string }> {
 		const credentialType = new SatelliteTrackingApi();
-		const nodeType = lookup(ACTION_NODE_TYPE);
-		const testedBy = nodeType.description.credentials?.find((credential) => credential.name === credentialType.name)?.testedBy;
-		if (typeof testedBy !== 'string') throw new Error('the action node names no credential test function');
-		const test = nodeType.methods?.credentialTest?.[testedBy];
-		if (!test) throw new Error(`the action node has no credentialTest.${testedBy}`);
-		return await test.call(new CredentialTestContext(), { id: CREDENTIAL_ID, name: 'Sandbox', type: credentialType.name, data: { ...entered } });
+		const test = credentialType.test;
+		const noOp: INodeType = {
+			description: {
+				displayName: 'No Operation',
+				name: NO_OP_NODE_TYPE,
+				group: ['organization'],
+				version: 1,
+				description: 'Credential test',
+				defaults: { name: 'Temp-Node' },
+				inputs: ['main'],
+				outputs: ['main'],
+				credentials: [{ name: credentialType.name, required: true }],
+				properties: [{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: test.request }, default: '' }],
+			} as INodeType['description'],
+		};
+		registerNodeType(NO_OP_NODE_TYPE, noOp);
+		const node: INode = {
+			id: 'temp',
+			name: 'Temp-Node',
+			type: NO_OP_NODE_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+			credentials: { [credentialType.name]: { id: CREDENTIAL_ID, name: 'Sandbox' } },
+		};
+		const workflow = this.workflow([node], {});
+		const credentialsDecrypted = { id: CREDENTIAL_ID, name: 'Sandbox', type: credentialType.name, data: { ...entered } };
+		const context = new ExecuteContext(
+			workflow,
+			node,
+			this.additionalData(),
+			'internal',
+			createRunExecutionData(),
+			0,
+			[],
+			{ main: [[{ json: {} }]] },
+			{ node, data: {}, source: null },
+			[],
+		);
+		let response: INodeExecutionData[][] | null | undefined;
+		try {
+			response = await new RoutingNode(context, noOp, credentialsDecrypted).runNode();
+		} catch (error) {
+			if (error.cause?.response) {
+				return { status: 'Error', message: error.cause.response.statusText || `Received HTTP status code: ${error.cause.response.status}` };
+			}
+			if (error.cause?.code) return { status: 'Error', message: String(error.cause.code) };
+			return { status: 'Error', message: String(error.message) };
+		}
+		for (const rule of test.rules ?? []) {
+			if (rule.type !== 'responseSuccessBody') continue;
+			const json = response?.[0]?.[0]?.json ?? {};
+			if (json[rule.properties.key] === rule.properties.value) return { status: 'Error', message: rule.properties.message };
+		}
+		return { status: 'OK', message: 'Connection successful!' };
 	}
 
 	/** The context n8n's editor gives a node's loadOptions and listSearch methods, with the real credential. */

@@ -88,8 +88,7 @@ export function describeHttpFailure(
 	};
 }
 
-// "SSL Issue": n8n's NodeSslError, what its older request helper (the credential test's) throws instead.
-const CERTIFICATE_TEXT = /certificate|CERT_|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|SSL Issue/i;
+const CERTIFICATE_TEXT = /certificate|CERT_|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/i;
 
 /** A request to `url` that threw: no answer came (network, TLS, timeout) or the token exchange failed. */
 export function describeFailure(error: unknown, url?: string): RequestFailure {

@@ -82,7 +82,7 @@ class Recorder {
 }
 
 const kinds = (segments: Segment[]) => segments.map((segment) => segment.type);
-const track = (fixes: Fix[], settings = TRIP_DEFAULTS) => segmentTrack(fixes as unknown as Array<Record<string, unknown>>, settings);
+const track = (fixes: Fix[], settings = TRIP_DEFAULTS) => segmentTrack(fixes, settings);
 
 describe('fix quality', () => {
 	const good = { dateTime: '2024-05-01T10:00:00Z', latitude: 52.5, longitude: 13.4 };
@@ -237,7 +237,7 @@ describe('trips and stops', () => {
 		let state = newSegmenter();
 		const closed: Segment[] = [];
 		for (const fix of fixes) {
-			closed.push(...advance(state, fix as unknown as Record<string, unknown>, TRIP_DEFAULTS).closed);
+			closed.push(...advance(state, fix, TRIP_DEFAULTS).closed);
 			state = JSON.parse(JSON.stringify(state));
 		}
 		closed.push(...openSegments(state, TRIP_DEFAULTS));

@@ -11,7 +11,11 @@
  */
 import { distanceMeters } from '../geo/distance';
 import { isImpossibleJump, readFix, type FixProblem } from '../geo/fixQuality';
+import type { Location } from '../wire';
 import { extend, join, stretchAt, type Stretch, type TrackPoint } from './stretch';
+
+/** A fix as it came: any of its fields may be missing or of the wrong type. */
+export type RawFix = { readonly [Field in keyof Location]?: unknown };
 
 export interface TripSettings {
 	/** A fix at or above this speed is moving (the service's `speed`, in the unit its app shows). */
@@ -78,7 +82,7 @@ const numeric = (value: unknown): number | undefined =>
 	typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 
 /** The fix as a track point, or why it cannot be one on its own. */
-export function toTrackPoint(fix: Record<string, unknown>): TrackPoint | FixProblem {
+export function toTrackPoint(fix: RawFix): TrackPoint | FixProblem {
 	const read = readFix(fix);
 	if (typeof read === 'string') return read;
 	return {
@@ -116,7 +120,7 @@ const close = (type: SegmentType, stretch: Stretch): Segment[] =>
 	stretch.end.at > stretch.start.at ? [{ type, ...stretch }] : [];
 
 /** Takes in the next fix (in time order) and returns the segments it closed. */
-export function advance(state: SegmenterState, fix: Record<string, unknown>, settings: TripSettings): Advance {
+export function advance(state: SegmenterState, fix: RawFix, settings: TripSettings): Advance {
 	const point = toTrackPoint(fix);
 	if (typeof point === 'string') return { closed: [], accepted: [], skipped: point };
 	const previous = state.last;
@@ -274,7 +278,7 @@ export interface Track {
 }
 
 /** A whole range's fixes, in any order, cut into trips and stops. */
-export function segmentTrack(fixes: ReadonlyArray<Record<string, unknown>>, settings: TripSettings): Track {
+export function segmentTrack(fixes: readonly RawFix[], settings: TripSettings): Track {
 	// Devices buffer fixes while out of coverage and send them late: order by time before anything.
 	const timed = fixes
 		.map((fix, index) => ({ fix, index, at: readAt(fix) }))
@@ -292,7 +296,7 @@ export function segmentTrack(fixes: ReadonlyArray<Record<string, unknown>>, sett
 }
 
 /** For sorting: a fix without a readable time goes first, where advance skips it. */
-function readAt(fix: Record<string, unknown>): number {
+function readAt(fix: RawFix): number {
 	const read = readFix(fix);
 	return typeof read === 'string' ? -Infinity : read.at;
 }

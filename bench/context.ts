@@ -29,6 +29,8 @@ export interface Sizes {
 	/** P6: workflows started at once on one credential, and items each (against a quota of capPerMinute). */
 	sharedWorkflows: number;
 	sharedItems: number;
+	/** P7: days of fixes at one a minute for Get Trips and Stops. */
+	tripDays: number;
 }
 
 export const FULL: Sizes = {
@@ -49,6 +51,7 @@ export const FULL: Sizes = {
 	capRequests: 800,
 	sharedWorkflows: 4,
 	sharedItems: 500,
+	tripDays: 30,
 };
 
 /** Tiny sizes for CI: the script keeps working; the figures mean nothing. */
@@ -70,6 +73,7 @@ export const SMOKE: Sizes = {
 	capRequests: 30,
 	sharedWorkflows: 4,
 	sharedItems: 5,
+	tripDays: 2,
 };
 
 export interface BenchContext {

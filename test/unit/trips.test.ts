@@ -154,6 +154,19 @@ describe('trips and stops', () => {
 		expect(segments[0].end.at - segments[0].start.at).toBe(8 * 60 * MINUTE - 30_000);
 	});
 
+	it('measures a trip from where the stop stood, not from its first (perhaps worst) fix', () => {
+		const centre = { latitude: 52.5, longitude: 13.4 };
+		const north = (meters: number) => centre.latitude + meters / METERS_PER_DEGREE;
+		const at = (minute: number) => new Date(Date.parse('2024-05-01T00:00:00Z') + minute * MINUTE).toISOString();
+		// A cold start puts the first fix 150 m off; the rest scatter around the true spot, and one
+		// multipath echo 100 m the other way even shows a speed.
+		const fixes: Fix[] = [{ dateTime: at(0), latitude: north(150), longitude: centre.longitude, speed: 0 }];
+		for (let minute = 1; minute <= 60; minute++) fixes.push({ dateTime: at(minute), latitude: north(minute % 2 ? 20 : -20), longitude: centre.longitude, speed: 0 });
+		fixes.push({ dateTime: at(61), latitude: north(-100), longitude: centre.longitude, speed: 12 });
+		for (let minute = 62; minute <= 90; minute++) fixes.push({ dateTime: at(minute), latitude: north(0), longitude: centre.longitude, speed: 0 });
+		expect(kinds(track(fixes).segments)).toEqual(['stop']);
+	});
+
 	it('keeps a stop shorter than minStopMinutes inside its trip, and honours a shorter setting', () => {
 		const fixes = new Recorder('2024-05-01T08:00:00Z').drive(10, 50).park(4).drive(10, 50).fixes;
 		expect(kinds(track(fixes).segments)).toEqual(['trip']);

@@ -92,6 +92,20 @@ describe('trips, stops and daily summaries through n8n (issue 25)', () => {
 		expect(evening.lastFix).toMatchObject({ dateTime: `${day}T07:59:00.000Z` });
 	});
 
+	it("shows the odometer passing its service interval within the serviced truck's first trip", async () => {
+		const truck = story('serviceDue');
+		const fixes = ctx.sandbox.store.locations(truck)!;
+		const crossing = fixes.find((fix) => (fix.milleage ?? 0) >= STORY_FACTS.dueKm)!;
+		expect(fixes[0].milleage).toBeLessThan(STORY_FACTS.dueKm);
+		expect(crossing.dateTime.slice(0, 10)).toBe(facts().storyDay);
+		const { items } = await ctx.engine.runNode({ resource: 'location', operation: 'getTrips', deviceId: byId(truck), ...wholeDay() });
+		const trips = jsonOf(items).filter((item) => item.type === 'trip');
+		expect(trips).toHaveLength(2);
+		const [out] = trips as Array<{ start: { dateTime: string }; end: { dateTime: string }; milleageDifference: number }>;
+		expect(out.start.dateTime <= crossing.dateTime && crossing.dateTime <= out.end.dateTime).toBe(true);
+		expect(out.milleageDifference).toBeCloseTo(50, 0);
+	});
+
 	it('reads every device of the account for All Devices, and names them', async () => {
 		const { items, error } = await ctx.engine.runNode({ resource: 'location', operation: 'getDailySummary', deviceSelection: 'all', options: { day: facts().storyDay } });
 		expect(error).toBeUndefined();

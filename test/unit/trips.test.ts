@@ -327,3 +327,10 @@ describe('daily summary', () => {
 		expect(fuelUsed([at(50), at(50.4), at(49.8), at(50.2), at(50)])).toBe(0);
 	});
 });
+
+describe('trip options', () => {
+	it('show the defaults the segmentation uses', async () => {
+		const { tripOptionFields } = await import('../../nodes/SatelliteTracking/actions/location/tripOptions');
+		expect(Object.fromEntries(tripOptionFields.map((field) => [field.name, field.default]))).toEqual(TRIP_DEFAULTS);
+	});
+});

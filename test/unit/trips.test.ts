@@ -297,6 +297,22 @@ describe('daily summary', () => {
 		expect(summary.trips).toBe(1);
 	});
 
+	it.each([
+		// 00:30 CET to 03:30 CEST: three hours on the clock, two driven.
+		['spring', '2024-03-30T23:00:00Z', '2024-03-31'],
+		// 01:30 CEST to 02:30 CET: one hour on the clock, two driven.
+		['autumn', '2024-10-26T23:00:00Z', '2024-10-27'],
+	])('measures a trip across the %s daylight-saving change in Berlin by the real clock', (_, parkedFrom, day) => {
+		const fixes = new Recorder(parkedFrom).park(30).drive(120, 50).park(30).fixes;
+		const whole = track(fixes);
+		const [, trip] = whole.segments.map((segment) => segmentItem(segment, 'd', 'D'));
+		expect(trip.type).toBe('trip');
+		expect(trip.durationMinutes).toBe(121);
+		const summary = summarizeDay(whole, span(day, 'Europe/Berlin'), MOVING);
+		expect(summary).toMatchObject({ trips: 1, drivingMinutes: 121 });
+		expect(summary.distanceKm).toBeCloseTo(100, 0);
+	});
+
 	it('counts no distance for a day spent parked, however the GPS wanders', () => {
 		const fixes = new Recorder('2024-05-01T00:00:00Z').park(24 * 60, { wanderMeters: 60, spikes: 9 }).fixes;
 		const summary = summarizeDay(track(fixes), span('2024-05-01', 'UTC'), MOVING);

@@ -85,8 +85,11 @@ const numeric = (value: unknown): number | undefined =>
 export function toTrackPoint(fix: RawFix): TrackPoint | FixProblem {
 	const read = readFix(fix);
 	if (typeof read === 'string') return read;
+	// One literal of one shape for every fix: a month of them goes through here.
 	return {
-		...read,
+		at: read.at,
+		latitude: read.latitude,
+		longitude: read.longitude,
 		dateTime: fix.dateTime as string,
 		speed: numeric(fix.speed),
 		rpm: numeric(fix.rpm),
@@ -121,7 +124,11 @@ const close = (type: SegmentType, stretch: Stretch): Segment[] =>
 
 /** Takes in the next fix (in time order) and returns the segments it closed. */
 export function advance(state: SegmenterState, fix: RawFix, settings: TripSettings): Advance {
-	const point = toTrackPoint(fix);
+	return advanceTo(state, toTrackPoint(fix), settings);
+}
+
+/** advance, for a fix already read. */
+export function advanceTo(state: SegmenterState, point: TrackPoint | FixProblem, settings: TripSettings): Advance {
 	if (typeof point === 'string') return { closed: [], accepted: [], skipped: point };
 	const previous = state.last;
 	if (!previous) {
@@ -280,23 +287,17 @@ export interface Track {
 /** A whole range's fixes, in any order, cut into trips and stops. */
 export function segmentTrack(fixes: readonly RawFix[], settings: TripSettings): Track {
 	// Devices buffer fixes while out of coverage and send them late: order by time before anything.
-	const timed = fixes
-		.map((fix, index) => ({ fix, index, at: readAt(fix) }))
-		.sort((a, b) => a.at - b.at || a.index - b.index);
+	const read = fixes.map((fix, index) => ({ index, point: toTrackPoint(fix) }));
+	const at = (entry: (typeof read)[number]) => (typeof entry.point === 'string' ? -Infinity : entry.point.at);
+	read.sort((a, b) => at(a) - at(b) || a.index - b.index);
 	const state = newSegmenter();
 	const points: TrackPoint[] = [];
 	const segments: Segment[] = [];
-	for (const { fix } of timed) {
-		const { closed, accepted } = advance(state, fix, settings);
+	for (const { point } of read) {
+		const { closed, accepted } = advanceTo(state, point, settings);
 		segments.push(...closed);
 		points.push(...accepted);
 	}
 	segments.push(...openSegments(state, settings));
 	return { points, segments, skipped: fixes.length - points.length };
-}
-
-/** For sorting: a fix without a readable time goes first, where advance skips it. */
-function readAt(fix: RawFix): number {
-	const read = readFix(fix);
-	return typeof read === 'string' ? -Infinity : read.at;
 }

@@ -31,6 +31,8 @@ export interface Sizes {
 	sharedItems: number;
 	/** P7: devices the poll beside a single read reads. */
 	fairnessDevices: number;
+	/** P9: days of fixes at one a minute for Get Trips and Stops. */
+	tripDays: number;
 }
 
 export const FULL: Sizes = {
@@ -52,6 +54,7 @@ export const FULL: Sizes = {
 	sharedWorkflows: 4,
 	sharedItems: 500,
 	fairnessDevices: 400,
+	tripDays: 30,
 };
 
 /** Tiny sizes for CI: the script keeps working; the figures mean nothing. */
@@ -74,6 +77,7 @@ export const SMOKE: Sizes = {
 	sharedWorkflows: 4,
 	sharedItems: 5,
 	fairnessDevices: 40,
+	tripDays: 2,
 };
 
 export interface BenchContext {

@@ -15,11 +15,11 @@ import { runInNewContext } from 'node:vm';
 import type { BenchContext } from './context';
 import type { CoreName } from './cores';
 
-const SCENARIOS = ['P1', 'P2', 'P2Q', 'P3', 'P4', 'P5', 'P6', 'P7', 'P8'] as const;
+const SCENARIOS = ['P1', 'P2', 'P2Q', 'P3', 'P4', 'P5', 'P6', 'P7', 'P8', 'P9'] as const;
 /** The scenarios whose cost is n8n's HTTP path: they run on both cores (bench/cores.ts). */
 const ON_BOTH_CORES = ['P2', 'P3', 'P4'];
 const CORES: CoreName[] = ['2.8', '2.41'];
-const USAGE = 'Usage: tsx bench/run.ts [--smoke] [--only P1,P2,P2q,P3,P4,P5,P6,P7,P8] [--core 2.8,2.41] [--rounds N] [--out file.json]';
+const USAGE = 'Usage: tsx bench/run.ts [--smoke] [--only P1,P2,P2q,P3,P4,P5,P6,P7,P8,P9] [--core 2.8,2.41] [--rounds N] [--out file.json]';
 
 interface Arguments {
 	smoke: boolean;
@@ -86,6 +86,7 @@ async function main(): Promise<void> {
 	const { syncScenario } = await import('./scenarios/sync');
 	const { capScenarios, sharedQuotaScenario } = await import('./scenarios/cap');
 	const { fairnessScenario } = await import('./scenarios/fairness');
+	const { tripsScenario } = await import('./scenarios/trips');
 
 	// Stopped from outside, still run the 'exit' handlers that stop the sandboxes and the 2.41 child.
 	for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(1));
@@ -121,6 +122,7 @@ async function main(): Promise<void> {
 	if (selected('P3')) await triggerScenarios(ctx);
 	if (selected('P4')) await upsertScenario(ctx);
 	if (selected('P8')) await syncScenario(ctx);
+	if (selected('P9')) await tripsScenario(ctx);
 	for (const figure of ctx.figures) figure.core = core;
 
 	const onCurrentCore = ON_BOTH_CORES.filter((scenario) => args.only.has(scenario));

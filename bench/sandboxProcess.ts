@@ -31,6 +31,9 @@ export interface SandboxProcess {
 	/** Appends `minutes` of fixes to every device that has reported. */
 	moveDevices(minutes: number): Promise<void>;
 	setOptions(options: Partial<Pick<RuntimeOptions, 'latencyMs' | 'rateLimit' | 'requestLogLimit' | 'retryAfterHeader'>>): Promise<void>;
+	/** Adds a device, and a history to it. */
+	addDevice(device: { id: string; name: string }): Promise<void>;
+	addFixes(deviceId: string, locations: object[]): Promise<void>;
 	close(): Promise<void>;
 }
 
@@ -75,6 +78,8 @@ export async function startSandboxProcess(options: SandboxProcessOptions = {}): 
 		revokeTokens: async () => void (await control('POST', 'revoke-tokens')),
 		moveDevices: async (minutes) => void (await control('POST', 'move', { minutes })),
 		setOptions: async (runtime) => void (await control('POST', 'options', runtime)),
+		addDevice: async (device) => void (await control('POST', 'devices', { device })),
+		addFixes: async (deviceId, locations) => void (await control('POST', 'fixes', { deviceId, locations })),
 		close: () => stop(child),
 	};
 	if (options.requestLogLimit !== undefined) await sandbox.setOptions({ requestLogLimit: options.requestLogLimit });

@@ -53,6 +53,7 @@ const ACTIONS: Record<string, ControlAction> = {
 	'DELETE faults': (app) => (app.faults.clear(), ok()),
 	'POST options': (app, body) => (app.setOptions(body as Partial<RuntimeOptions>), ok()),
 	'POST fix': (app, body) => ok({ location: app.store.addFix(String(body.deviceId), body.location as FixInput) }),
+	'POST fixes': (app, body) => ok({ added: (body.locations as FixInput[]).map((location) => app.store.addFix(String(body.deviceId), location)).length }),
 	'POST alert': (app, body) => ok({ alert: app.store.addAlert(String(body.deviceId), body.alert as Partial<Alert>) }),
 	'POST devices': (app, body) => ok({ device: app.store.addDevice(body.device as Device) }),
 	'DELETE devices': (app, _body, query) => ok({ removed: app.store.removeDevice(query.get('id') ?? '') }),

@@ -4,6 +4,7 @@
  */
 import type { Device, Group, User } from './vendorApi';
 import { Rng, hashSeed } from './random';
+import { storyDay, type StoryRole } from './stories';
 import type { TelemetryRole } from './telemetry';
 import type { GeoPoint, HistoryPlan } from './track';
 
@@ -60,6 +61,9 @@ export interface SeedFacts {
 	withoutPhoneNumberDeviceIds: string[];
 	/** Devices whose telemetry tells a story (telemetry.ts), by role; reefers are tagged `cargo: chilled`. */
 	telemetryDeviceIds: Record<TelemetryRole, string[]>;
+	/** Devices whose whole day is a script (stories.ts), by role, and the UTC day it plays. */
+	storyDeviceIds: Record<StoryRole, string[]>;
+	storyDay: string;
 }
 
 export const NEVER_REPORTED_INDEX = 10;
@@ -80,6 +84,12 @@ const TELEMETRY_ROLES: Partial<Record<number, TelemetryRole>> = {
 	3: 'doorSensor',
 	7: 'reeferFailed',
 	8: 'fuelTheft',
+};
+/** Past the indices the trigger's tests seed (up to 12), clear of the telemetry roles and the silent devices. */
+const STORY_ROLES: Partial<Record<number, StoryRole>> = {
+	15: 'deliveryRound',
+	16: 'depotIdling',
+	19: 'serviceDue',
 };
 const telemetryRole = (index: number): TelemetryRole | undefined => TELEMETRY_ROLES[index % 10];
 const isReefer = (index: number) => telemetryRole(index)?.startsWith('reefer') === true;
@@ -115,6 +125,8 @@ function seedDevice(index: number, seed: number, now: number): SeededDevice {
 	};
 	const role = telemetryRole(index);
 	if (role) historyPlan.telemetry = { role, anchor: now };
+	const story = STORY_ROLES[index];
+	if (story) historyPlan.story = { role: story, anchor: now };
 	return { device, home, historyPlan };
 }
 
@@ -125,7 +137,7 @@ function seedExpiry(index: number, now: number): string | null {
 	return new Date(now + (180 + index) * DAY_MS).toISOString();
 }
 
-export function seedFacts(count: number): SeedFacts {
+export function seedFacts(count: number, now: number): SeedFacts {
 	const ids = (rule: (index: number) => boolean) =>
 		Array.from({ length: count }, (_, i) => i + 1)
 			.filter(rule)
@@ -141,6 +153,10 @@ export function seedFacts(count: number): SeedFacts {
 		telemetryDeviceIds: Object.fromEntries(
 			Object.values(TELEMETRY_ROLES).map((role) => [role, ids((index) => index !== NEVER_REPORTED_INDEX && telemetryRole(index) === role)]),
 		) as Record<TelemetryRole, string[]>,
+		storyDeviceIds: Object.fromEntries(
+			Object.entries(STORY_ROLES).map(([index, role]) => [role, Number(index) <= count ? [deviceId(Number(index))] : []]),
+		) as Record<StoryRole, string[]>,
+		storyDay: storyDay(now),
 	};
 }
 

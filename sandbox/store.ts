@@ -69,7 +69,7 @@ export class SandboxStore {
 			this.storeUser(user);
 		}
 		this.lastUserNumber = this.users.size;
-		this.facts = seedFacts(options.deviceCount);
+		this.facts = seedFacts(options.deviceCount, startedAt);
 	}
 
 	// --- devices -------------------------------------------------------------------------------

@@ -5,6 +5,7 @@
  */
 import { NOTIFICATION_CHANNELS, type Alert, type Location, type VENDOR_ALERT_NAMES } from './vendorApi';
 import { Rng } from './random';
+import { storyHistory, type Story } from './stories';
 import { readTelemetry, type Telemetry, type TelemetryReading } from './telemetry';
 
 export interface GeoPoint {
@@ -271,9 +272,12 @@ export interface HistoryPlan {
 	criticalAlertFromNewest?: number;
 	/** The story the device's telemetry tells, if it plays one. */
 	telemetry?: Telemetry;
+	/** A scripted day instead of the walker's track (stories.ts). */
+	story?: Story;
 }
 
 export function generateHistory(plan: HistoryPlan): History {
+	if (plan.story) return { locations: storyHistory(plan.story, plan.home, plan.newestAt, plan.rng), alerts: [] };
 	const walker = Walker.startingAt(plan.home, plan.rng, plan.telemetry);
 	const history: History = { locations: [], alerts: [] };
 	for (let index = 0; index < plan.count; index++) {

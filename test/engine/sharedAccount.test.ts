@@ -1,3 +1,4 @@
+// @host-zones: matrix
 /**
  * Several workflows on one account in one n8n process, as an ops team runs them: a trigger
  * polling hundreds of devices, a capped sync, a chat bot asking for one position.

@@ -46,6 +46,7 @@ function liveDefault(property: INodeProperties): unknown {
 // default mode (preview) never sends.
 const NOT_DATA = new Set([
 	'device:getNotificationCounters:timeZone',
+	'location:getDailySummary:timeZone',
 	'user:sync:scopeTagKey',
 	'user:sync:scopeTagValue',
 	'user:sync:disabledMessage',

@@ -1,0 +1,81 @@
+/**
+ * One, selected or all devices, for the operations that report per device (Get Notification
+ * Counters, Get Trips and Stops, Get Daily Summary): the parameters, the ids they pick, the names
+ * of the output, and one read per device with errors in the devices' order.
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { deviceLocator, deviceLocatorList } from '../../shared/descriptions';
+import { getResourceId } from '../../shared/parameters';
+import type { TrackingApiClient } from '../../shared/transport';
+import type { Device } from '../../shared/wire';
+
+/**
+ * `listName` is the Selected Devices list's parameter: Get Notification Counters stored it as
+ * `selectedDevices` before the others came, which store it as `devices`.
+ */
+export function deviceSelectionProperties(listName: string, description: { perItem: string; device: string }): INodeProperties[] {
+	return [
+		{
+			displayName: 'Devices',
+			name: 'deviceSelection',
+			type: 'options',
+			noDataExpression: true,
+			default: 'one',
+			options: [
+				{ name: 'One Device', value: 'one', description: 'The device chosen below, which may come from the input item' },
+				{ name: 'Selected Devices', value: 'selected', description: 'The devices listed below' },
+				{ name: 'All Devices', value: 'all', description: 'Every device of the account' },
+			],
+			description: description.perItem,
+		},
+		{ ...deviceLocator, description: description.device, displayOptions: { show: { deviceSelection: ['one'] } } },
+		{ ...deviceLocatorList(listName, description.device), displayOptions: { show: { deviceSelection: ['selected'] } } },
+	];
+}
+
+/** The account's devices, listed once per run: the names for the output, and the set for All Devices. */
+export async function listDevices(this: IExecuteFunctions, api: TrackingApiClient): Promise<Device[]> {
+	return await api.request('listDevices');
+}
+
+export function selectedDeviceIds(context: IExecuteFunctions, itemIndex: number, listing: Device[], listName: string): string[] {
+	switch (context.getNodeParameter('deviceSelection', itemIndex, 'one') as string) {
+		case 'all':
+			return listing.map((device) => device.id);
+		case 'selected': {
+			const rows = context.getNodeParameter(`${listName}.device`, itemIndex, []) as IDataObject[];
+			const ids = rows.map((_, row) => getResourceId(context, itemIndex, `${listName}.device[${row}].deviceId`, 'Device'));
+			return [...new Set(ids)];
+		}
+		default:
+			return [getResourceId(context, itemIndex, 'deviceId', 'Device')];
+	}
+}
+
+/**
+ * `read` for every device at once (the client's pacer keeps Max Concurrent Requests), each result
+ * with its device's name. allSettled, so the error shown is the first failing device's in order,
+ * not the quickest to fail.
+ */
+export async function perDevice<T>(
+	api: TrackingApiClient,
+	itemIndex: number,
+	deviceIds: string[],
+	listing: Device[],
+	read: (deviceId: string) => Promise<T>,
+): Promise<Array<{ deviceId: string; deviceName: string; result: T }>> {
+	const names = new Map(listing.map((device) => [device.id, device.name]));
+	const settled = await Promise.allSettled(
+		deviceIds.map(async (deviceId) => {
+			const result = await read(deviceId);
+			// The listing may leave a device out (the vendor lists the account's active devices); ask for its name.
+			const deviceName = names.get(deviceId) ?? (await api.request('getDevice', { params: { deviceId }, itemIndex })).name;
+			return { deviceId, deviceName, result };
+		}),
+	);
+	return settled.map((outcome) => {
+		if (outcome.status === 'rejected') throw outcome.reason;
+		return outcome.value;
+	});
+}

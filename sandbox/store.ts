@@ -173,8 +173,14 @@ export class SandboxStore {
 		const walker = newest ? Walker.continuing(record.home, newest, rng, telemetry) : Walker.startingAt(record.home, rng, telemetry);
 		const startAt = newest ? Date.parse(newest.dateTime) : now - minutes * 60_000;
 		const dates = moveDates(startAt, now, steps, stepMinutes);
+		// When the minutes asked do not fit before now, the fixes are squeezed in: the device drives only
+		// as far as that time allows, so the track stays one a vehicle could make (a trigger drops fixes
+		// implying an impossible speed as GPS glitches).
+		let previous = startAt;
 		return dates.map((at) => {
-			const step = walker.step(stepMinutes, at, { keepMoving: true });
+			const drivenMinutes = Math.min(stepMinutes, (at.getTime() - previous) / 60_000);
+			previous = at.getTime();
+			const step = walker.step(drivenMinutes, at, { keepMoving: true });
 			history.locations.insert(step.location);
 			if (step.alert) history.alerts.insert(step.alert);
 			return step.location;

@@ -705,6 +705,18 @@ describe('sandbox server', () => {
 			expect([after.latitude, after.longitude]).not.toEqual([before.latitude, before.longitude]);
 		});
 
+		it('squeezes a move that does not fit before now into a track a vehicle could drive', () => {
+			sandbox.moveDevices({ minutes: 10, deviceIds: ['device001'] });
+			// The device's newest fix is now seconds old: ten more minutes of driving must fit in those seconds.
+			const before = sandbox.store.lastLocation('device001')!;
+			const track = [before, ...sandbox.moveDevices({ minutes: 10, deviceIds: ['device001'] }).device001];
+			for (let i = 1; i < track.length; i++) {
+				const hours = (Date.parse(track[i].dateTime) - Date.parse(track[i - 1].dateTime)) / 3_600_000;
+				const km = Math.hypot(track[i].latitude - track[i - 1].latitude, track[i].longitude - track[i - 1].longitude) * 111.32;
+				expect(km).toBeLessThanOrEqual(Math.max(hours, 1 / 3600) * 150);
+			}
+		});
+
 		it('moves every reporting device by default', () => {
 			const moved = sandbox.moveDevices({ minutes: 5 });
 			expect(Object.keys(moved)).toContain('device002');

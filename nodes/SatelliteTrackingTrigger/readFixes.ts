@@ -1,6 +1,6 @@
 /** The trigger's API reads: the devices to watch, then each device's fixes (and alerts, to count them). */
 
-import { NodeOperationError, sleepWithAbort, type INode } from 'n8n-workflow';
+import { NodeOperationError, sleep, type INode } from 'n8n-workflow';
 
 import { countNotifications } from '../shared/notifications';
 import type { TrackingApiClient } from '../shared/transport';
@@ -40,6 +40,7 @@ export async function readDevices(node: INode, client: TrackingApiClient, select
  */
 export async function readFixes(client: TrackingApiClient, reads: FixRead[], deadline = Infinity): Promise<Map<string, ReadOutcome>> {
 	const outcomes = new Map<string, ReadOutcome>();
+	let settled = false;
 	const all = Promise.all(
 		reads.map(async (read) => {
 			let outcome: ReadOutcome;
@@ -54,18 +55,22 @@ export async function readFixes(client: TrackingApiClient, reads: FixRead[], dea
 			}
 			if (Date.now() < deadline) outcomes.set(read.deviceId, outcome);
 		}),
-	);
-	const stop = new AbortController();
-	const budget = Number.isFinite(deadline)
-		? sleepWithAbort(Math.max(0, deadline - Date.now()), stop.signal).catch(() => undefined)
-		: new Promise<void>(() => {});
-	try {
-		await Promise.race([all, budget]);
-	} finally {
-		stop.abort();
-	}
+	).finally(() => (settled = true));
+	await Promise.race([all, Number.isFinite(deadline) ? budget(deadline, () => settled) : new Promise<void>(() => {})]);
 	// In plan order, whatever order the answers came in: the output and the retry list depend on it.
 	return new Map(reads.flatMap((read) => (outcomes.has(read.deviceId) ? [[read.deviceId, outcomes.get(read.deviceId)!]] : [])));
+}
+
+/** How often the budget looks whether the reads ended: its last timer outlives them by at most this. */
+const BUDGET_TICK_MS = 200;
+
+/**
+ * Resolves at `deadline` or soon after `done()` turns true. In short steps of n8n's `sleep`, the one
+ * timer every n8n from 2.8 on exports (n8n 2.41's n8n-workflow has no `sleepWithAbort`, and a
+ * community node may not start bare timers), so no poll leaves a timer running to its deadline.
+ */
+async function budget(deadline: number, done: () => boolean): Promise<void> {
+	while (!done() && Date.now() < deadline) await sleep(Math.min(BUDGET_TICK_MS, deadline - Date.now()));
 }
 
 async function readOne(client: TrackingApiClient, read: FixRead, deadline: number): Promise<Location[]> {

@@ -205,7 +205,7 @@ class Moves {
 interface LogLine {
 	message?: string;
 	level?: string;
-	[key: string]: unknown;
+	metadata?: Record<string, unknown>;
 }
 
 function logLines(output: string): LogLine[] {
@@ -369,9 +369,9 @@ async function main(): Promise<number> {
 			} finally {
 				await sandboxPost(sandboxNow, '/__sandbox/faults', {}, 'DELETE');
 			}
-			const loggedAt = Date.now();
-			ensure(backoff.cause === 'rate-limited', `n8n read the failure's cause as ${JSON.stringify(backoff.cause)}, not "rate-limited": ${JSON.stringify(backoff)}`);
-			const delayMs = Number(backoff.delayMs);
+			const { cause, delayMs: loggedDelay } = backoff.metadata ?? {};
+			ensure(cause === 'rate-limited', `n8n read the failure's cause as ${JSON.stringify(cause)}, not "rate-limited": ${JSON.stringify(backoff)}`);
+			const delayMs = Number(loggedDelay);
 			ensure(delayMs >= RETRY_AFTER_SECONDS * 1000, `n8n backs off ${delayMs} ms, less than the Retry-After ${RETRY_AFTER_SECONDS} s`);
 			const refused = (await apiRequests(sandboxNow)).filter((r) => r.at >= t0 && r.status === 429);
 			ensure(refused.length > 0, 'the sandbox answered no 429');
@@ -385,9 +385,8 @@ async function main(): Promise<number> {
 			const quietMs = firstAfter - lastRefused;
 			ensure(quietMs >= RETRY_AFTER_SECONDS * 1000 - 1000, `the next request came ${seconds(quietMs)} after the last 429, inside the Retry-After of ${RETRY_AFTER_SECONDS} s`);
 			const skipped = logLines(all().slice(before)).filter((l) => /Poll is backing off; skipping this occurrence/.test(l.message ?? '')).length;
-			void loggedAt;
 			return (
-				`fault ${String(fault.id)}: ${refused.length} × 429; n8n logged "Poll failed; backing off" cause ${String(backoff.cause)}, delayMs ${delayMs}, ` +
+				`fault ${String(fault.id)}: ${refused.length} × 429; n8n logged "Poll failed; backing off" cause ${String(cause)}, delayMs ${delayMs}, ` +
 				`skipped ${skipped} occurrence(s) while backing off ("Poll is backing off; skipping this occurrence"); no request for ${seconds(quietMs)} after the last 429; ` +
 				`then ${detail} (${seconds(ms)})`
 			);

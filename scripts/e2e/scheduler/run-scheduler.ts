@@ -15,8 +15,9 @@
  * {@link POLL_EVERY_SECONDS} seconds, as a user may set them. Checks (each ✔/✘; any ✘ fails the lane):
  *  1. events flow: every fix the sandbox moves is posted to the sink once;
  *  2. a service pausing longer than the poll timeout loses nothing: every request answers after
- *     more than N8N_SCHEDULER_POLL_TIMEOUT for a while; Max Poll Time (below the timeout) ends the
- *     poll inside it; afterwards every fix moved meanwhile is reported once;
+ *     more than N8N_SCHEDULER_POLL_TIMEOUT for a while; afterwards every fix moved meanwhile is
+ *     reported once. Printed, not checked: how many polls n8n abandoned for the timeout (Max Poll
+ *     Time bounds the device reads, not a device listing still in flight, so one poll is abandoned);
  *  3. a 429 with Retry-After is honoured by the scheduler's backoff: the trigger fails with
  *     failure { cause: 'rate-limited', retryAfterMs }, n8n logs "Poll failed; backing off" with that
  *     delay, sends no request until it has passed (the sandbox's request log), and the fixes moved

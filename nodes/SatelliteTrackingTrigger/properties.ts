@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { deviceLocatorList, groupLocator, latitudeField, longitudeField } from '../shared/descriptions';
 import { requestSettings } from '../shared/requestSettings';
-import { DEFAULT_MAX_POLL_SECONDS } from './settings';
+import { DEFAULT_MAX_POLL_SECONDS, MAX_POLL_SECONDS } from './settings';
 import { DETECTORS, EVENTS } from './detection/detectors';
 import type { EventKind } from './detection/types';
 
@@ -185,7 +185,7 @@ const triggerRequestSettings: INodeProperties = {
 			displayName: 'Max Poll Time (Seconds)',
 			name: 'maxPollSeconds',
 			type: 'number',
-			typeOptions: { minValue: 1 },
+			typeOptions: { minValue: 1, maxValue: MAX_POLL_SECONDS },
 			default: DEFAULT_MAX_POLL_SECONDS,
 			description:
 				"How long one poll may spend reading devices. What it has read by then is reported and the next poll goes on with the rest, so a slow or rate-limiting service never makes n8n abandon a poll (n8n's durable scheduler gives up on a poll after 45 seconds by default).",

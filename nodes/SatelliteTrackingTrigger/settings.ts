@@ -41,6 +41,8 @@ export interface TriggerSettings {
 
 /** Well inside n8n's durable scheduler's poll timeout (45 s by default), with room for the listing and the output. */
 export const DEFAULT_MAX_POLL_SECONDS = 30;
+/** A poll is meant to end within n8n's poll timeout; past an hour the budget would also overflow timers at 24.8 days, ending every poll at once. */
+export const MAX_POLL_SECONDS = 3600;
 
 export function readSettings(context: IPollFunctions): TriggerSettings {
 	const parameter = <T>(name: string, fallback: T) => context.getNodeParameter(name, fallback) as T;
@@ -82,7 +84,7 @@ export function readSettings(context: IPollFunctions): TriggerSettings {
 		readMode: parameter<ReadMode>('readMode', 'latestFix') === 'everyFix' ? 'everyFix' : 'latestFix',
 		client: readRequestSettings(context.getNode(), requestSettings),
 		maxRequestsPerPoll: maxRequests > 0 ? maxRequests : Infinity,
-		maxPollMs: check('Max Poll Time (Seconds)', toPositive(requestSettings.maxPollSeconds ?? DEFAULT_MAX_POLL_SECONDS)) * 1000,
+		maxPollMs: check('Max Poll Time (Seconds)', toNumberInRange(requestSettings.maxPollSeconds ?? DEFAULT_MAX_POLL_SECONDS, 1, MAX_POLL_SECONDS)) * 1000,
 	};
 }
 

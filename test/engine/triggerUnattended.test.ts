@@ -207,6 +207,18 @@ describe('errors the trigger shows and declares', () => {
 });
 
 describe('the poll\'s time budget (Max Poll Time)', () => {
+	it.each([[0], [3_000_000]])('refuses Max Poll Time %p naming the field, rather than ending every poll at once', async (maxPollSeconds) => {
+		// 3,000,000 s overflowed the budget's timer (over 2^31 ms fires after 1 ms): every poll failed with
+		// "No device read ended within Max Poll Time" for as long as the workflow ran (the red team).
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+			const error = await h.poll({ events: ['locationUpdated'], requestSettings: { maxPollSeconds } }, {}).then(
+				() => undefined,
+				(thrown: unknown) => thrown as Error,
+			);
+			expect(error?.message).toMatch(/Max Poll Time \(Seconds\)/);
+		});
+	});
+
 	it.each(['latestFix', 'everyFix'])('reports what it read in time, and the next poll reads the rest: nothing lost, nothing twice (%s)', async (readMode) => {
 		const setNow = fakeDateFrom(T0);
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {

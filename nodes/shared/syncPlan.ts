@@ -75,7 +75,8 @@ export function isManaged(user: Pick<User, 'tags'>, settings: Pick<SyncSettings,
 		typeof tags === 'object' &&
 		tags !== null &&
 		Object.prototype.hasOwnProperty.call(tags, settings.scopeTagKey) &&
-		tags[settings.scopeTagKey] === settings.scopeTagValue
+		// The setting is read trimmed; a tag written by hand or another tool may carry the spaces.
+		String(tags[settings.scopeTagKey]).trim() === settings.scopeTagValue
 	);
 }
 

@@ -280,4 +280,17 @@ describe('user sync (HR roster: joiners, movers, leavers)', () => {
 		expect(jsonOf(again.items).map((item) => item.action)).toEqual(rows.map(() => 'unchanged'));
 		expect(userWrites()).toHaveLength(0);
 	});
+
+	it('counts a user as managed whose scope tag carries spaces the setting is read without', async () => {
+		const scopeValue = newScope();
+		ctx.sandbox.store.createUser({ name: 'Hand-tagged', email: `hand.${scopeValue}@hr.example`, country: 'DE', timeZone: 'Europe/Berlin', tags: { managedBy: ` ${scopeValue} ` } });
+		const run = await ctx.engine.runNode(
+			{ resource: 'user', operation: 'sync', mode: 'preview', scopeTagValue: ` ${scopeValue} ` },
+			{ items: [{ name: 'New', email: `new.${scopeValue}@hr.example`, country: 'DE', timeZone: 'Europe/Berlin' }] as never[] },
+		);
+		expect(jsonOf(run.items).map((item) => [item.action, item.email])).toEqual([
+			['created', `new.${scopeValue}@hr.example`],
+			['disabled', `hand.${scopeValue}@hr.example`],
+		]);
+	});
 });

@@ -16,12 +16,11 @@ import { fail, log } from './processes';
 export const CHROMIUM = '/usr/bin/chromium';
 const UI_TIMEOUT_MS = 60_000;
 
-/** Debian's chromium, installed when missing (about 30 s); never a downloaded browser build. */
+/** Debian's chromium, installed when missing (scripts/e2e/install-chromium.sh); never a downloaded browser build. */
 export function ensureChromium(): void {
 	if (fs.existsSync(CHROMIUM)) return;
-	log(`${CHROMIUM} is missing: installing Debian's chromium (apt-get update && apt-get install -y chromium)`);
-	const sudo = typeof process.getuid === 'function' && process.getuid() !== 0 ? 'sudo ' : '';
-	const result = spawnSync('bash', ['-c', `${sudo}apt-get update && ${sudo}apt-get install -y chromium`], { stdio: 'inherit' });
+	log(`${CHROMIUM} is missing: installing Debian's chromium`);
+	const result = spawnSync('bash', [path.join(__dirname, '..', 'e2e', 'install-chromium.sh')], { stdio: 'inherit' });
 	if (result.status !== 0 || !fs.existsSync(CHROMIUM)) fail(`installing chromium failed (exit ${result.status})`);
 }
 

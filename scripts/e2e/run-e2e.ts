@@ -51,6 +51,7 @@ import {
 	type N8nRun,
 	type WorkflowExpectation,
 } from '../../test/e2e/lib';
+import { ensureChromium } from '../n8n/browser';
 import { E2E_OWNER, startEditor, type Editor } from '../n8n/editor';
 import { runEditorChecks } from './editorChecks';
 import { freePort, log, runCommand, seconds, SetupFailure as LaneFailure, stopProcess, tail, type CommandResult } from '../n8n/processes';
@@ -503,6 +504,10 @@ async function main(): Promise<number> {
 		fs.rmSync(tmpRoot, { recursive: true, force: true });
 		return 1;
 	}
+
+	// Before any n8n runs: installing it blocks this process for a minute, and the editor's REST
+	// client then met keep-alive sockets n8n had closed meanwhile ("fetch failed").
+	if (lanes.some((lane) => lane.id === CURRENT_LANE)) ensureChromium();
 
 	const results: LaneResult[] = [];
 	for (const lane of lanes) results.push(await runLane(lane, packed, cases, tmpRoot));

@@ -11,6 +11,10 @@
  *  - The nodes panel finds the package by the words users search for (codex aliases), and its entry
  *    carries a description that speaks for the action node too.
  *
+ *  - The credential dialog says why a Base URL fails in the package's words, and trims it as runs do.
+ *
+ *  - Group → Update with an unedited JSON Patch writes nothing (its field is empty, not pre-filled).
+ *
  * Run by scripts/e2e/run-e2e.ts on the 2.41 lane (with the lane's editor), or on its own against a
  * fresh local n8n 2.41.1 (build first):
  *
@@ -24,15 +28,25 @@ import { ensureChromium, failureShot, openNodePanel, openSignedIn } from '../n8n
 import { DEV_OWNER, type Editor, type Owner } from '../n8n/editor';
 import { startLocalN8n } from '../n8n/local';
 import { freePort, log } from '../n8n/processes';
-import { CREDENTIAL_TYPE, PACKAGE_NAME } from '../n8n/setup';
+import { CREDENTIAL_TYPE, PACKAGE_NAME, sandboxCredentialData, sandboxJson } from '../n8n/setup';
 
 const TRIGGER = 'Geofence trigger';
 const DEPOT = { name: 'Depot', latitude: 52.52, longitude: 13.405, radius: 300 };
 const EMAIL_LIMIT = 120;
 
+/** A saved, inactive workflow: the given nodes after a Manual Trigger, connected in a line. */
+function manualWorkflow(name: string, nodes: Array<{ name: string } & Record<string, unknown>>): Record<string, unknown> {
+	const start = { id: '5f1e2d3c-4b5a-4697-8877-665544330000', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
+	const connections: Record<string, unknown> = {};
+	[start, ...nodes].forEach((node, i, all) => {
+		if (i + 1 < all.length) connections[node.name] = { main: [[{ node: all[i + 1].name, type: 'main', index: 0 }]] };
+	});
+	return { name, nodes: [start, ...nodes], connections, settings: { executionOrder: 'v1' }, active: false };
+}
+
 function geofenceWorkflow(credential: { id: string; name: string }): Record<string, unknown> {
 	return {
-		name: 'Events change keeps settings',
+		...manualWorkflow('Events change keeps settings', []),
 		nodes: [
 			{
 				id: '5f1e2d3c-4b5a-4697-8877-665544330001',
@@ -48,10 +62,33 @@ function geofenceWorkflow(credential: { id: string; name: string }): Record<stri
 				credentials: { [CREDENTIAL_TYPE]: credential },
 			},
 		],
-		connections: {},
-		settings: { executionOrder: 'v1' },
-		active: false,
 	};
+}
+
+/**
+ * Runs one check in a fresh signed-in browser: what it throws becomes a problem with a screenshot of
+ * what the browser showed; logs ✔ or ✘ with the problems under `title`.
+ */
+async function inBrowser(
+	editor: Editor,
+	owner: Owner,
+	title: string,
+	shotDir: string,
+	check: (page: Page, problems: string[]) => Promise<void>,
+): Promise<string[]> {
+	ensureChromium();
+	const browser = await openSignedIn(editor.base, owner);
+	const problems: string[] = [];
+	try {
+		await check(browser.page, problems);
+	} catch (error) {
+		const shot = await failureShot(browser.page, shotDir, title.replace(/[^a-z]+/gi, '-').slice(0, 40));
+		problems.push(`${error instanceof Error ? error.message : String(error)} (what the browser showed: ${shot})`);
+	} finally {
+		await browser.close();
+	}
+	log(`  ${problems.length === 0 ? '✔' : '✘'} editor: ${title}${problems.length ? `\n      ${problems.join('\n      ')}` : ''}`);
+	return problems;
 }
 
 async function addEvent(page: Page, label: string): Promise<void> {
@@ -70,33 +107,26 @@ async function savedTriggerParameters(editor: Editor, workflowId: string): Promi
 }
 
 /** Adds "Device Silent", removes "Location Updated", saves; the geofence and the daily limit must remain. */
-export async function checkEventsChangeKeepsSettings(
-	editor: Editor,
-	owner: Owner,
-	credential: { id: string; name: string },
-	shotDir: string = os.tmpdir(),
-): Promise<string[]> {
-	ensureChromium();
+export async function checkEventsChangeKeepsSettings(context: CheckContext): Promise<string[]> {
+	const { editor, owner, credential, shotDir } = context;
 	const workflowId = await editor.createWorkflow(geofenceWorkflow(credential));
-	const browser = await openSignedIn(editor.base, owner);
-	const problems: string[] = [];
-	try {
-		const ndv = await openNodePanel(browser.page, editor.base, workflowId, TRIGGER);
-		await addEvent(browser.page, 'Device Silent');
-		await removeEvent(browser.page, 'Location Updated');
+	return await inBrowser(editor, owner, "changing the trigger's Events keeps its geofence and daily limit", shotDir, async (page, problems) => {
+		const ndv = await openNodePanel(page, editor.base, workflowId, TRIGGER);
+		await addEvent(page, 'Device Silent');
+		await removeEvent(page, 'Location Updated');
 		const shownName = await ndv
 			.locator('[data-test-id="fixed-collection-geofences"] [data-test-id="parameter-input-name"] input')
 			.inputValue({ timeout: 5_000 })
 			.catch(() => '(no geofence shown)');
 		if (shownName !== DEPOT.name) problems.push(`after changing Events the panel shows geofence "${shownName}", expected "${DEPOT.name}"`);
 
-		await browser.page.locator('[data-test-id="ndv-close-button"]').click();
-		await browser.page.keyboard.press('ControlOrMeta+s');
+		await page.locator('[data-test-id="ndv-close-button"]').click();
+		await page.keyboard.press('ControlOrMeta+s');
 		let saved: Record<string, unknown> = {};
 		for (let attempt = 0; attempt < 40; attempt++) {
 			saved = await savedTriggerParameters(editor, workflowId);
 			if ((saved.events as string[] | undefined)?.includes('deviceSilent')) break;
-			await browser.page.waitForTimeout(250);
+			await page.waitForTimeout(250);
 		}
 		const events = saved.events as string[] | undefined;
 		if (JSON.stringify([...(events ?? [])].sort()) !== JSON.stringify(['dailyLimitNear', 'deviceSilent', 'geofenceExited'])) {
@@ -106,14 +136,7 @@ export async function checkEventsChangeKeepsSettings(
 		if (JSON.stringify(circle) !== JSON.stringify([DEPOT])) problems.push(`saved geofences are ${JSON.stringify(saved.geofences)}, expected the circle ${JSON.stringify(DEPOT)}`);
 		const limits = saved.dailyLimits as { emailLimit?: number } | undefined;
 		if (limits?.emailLimit !== EMAIL_LIMIT) problems.push(`saved daily limits are ${JSON.stringify(limits)}, expected emailLimit ${EMAIL_LIMIT}`);
-	} catch (error) {
-		const shot = await failureShot(browser.page, shotDir, 'editor-check');
-		problems.push(`${error instanceof Error ? error.message : String(error)} (what the browser showed: ${shot})`);
-	} finally {
-		await browser.close();
-	}
-	log(`  ${problems.length === 0 ? '✔' : '✘'} editor: changing the trigger's Events keeps its geofence and daily limit${problems.length ? `\n      ${problems.join('\n      ')}` : ''}`);
-	return problems;
+	});
 }
 
 /** Words users type into the nodes panel (codex aliases), each of which must find the package's entry. */
@@ -123,19 +146,10 @@ const SEARCH_WORDS = ['location', 'vehicle', 'fleet', 'geofence', 'tracker'];
  * The nodes panel finds the package by the words users type. n8n shows the action node and its
  * trigger as one entry, with the trigger's description, which must speak for both.
  */
-export async function checkNodesPanelSearch(editor: Editor, owner: Owner, shotDir: string = os.tmpdir()): Promise<string[]> {
-	ensureChromium();
-	const workflowId = await editor.createWorkflow({
-		name: 'Nodes panel search',
-		nodes: [{ id: '5f1e2d3c-4b5a-4697-8877-665544330002', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} }],
-		connections: {},
-		settings: { executionOrder: 'v1' },
-		active: false,
-	});
-	const browser = await openSignedIn(editor.base, owner);
-	const problems: string[] = [];
-	try {
-		const { page } = browser;
+export async function checkNodesPanelSearch(context: CheckContext): Promise<string[]> {
+	const { editor, owner, shotDir } = context;
+	const workflowId = await editor.createWorkflow(manualWorkflow('Nodes panel search', []));
+	return await inBrowser(editor, owner, `the nodes panel finds the package by ${SEARCH_WORDS.join(', ')}`, shotDir, async (page, problems) => {
 		await page.goto(`${editor.base}/workflow/${workflowId}`);
 		await page.locator('[data-test-id="canvas-node"]').first().waitFor({ state: 'visible' });
 		for (const word of SEARCH_WORDS) {
@@ -150,25 +164,106 @@ export async function checkNodesPanelSearch(editor: Editor, owner: Owner, shotDi
 			await page.keyboard.press('Escape');
 			await page.waitForTimeout(500);
 		}
-	} catch (error) {
-		const shot = await failureShot(browser.page, shotDir, 'nodes-panel');
-		problems.push(`${error instanceof Error ? error.message : String(error)} (what the browser showed: ${shot})`);
-	} finally {
-		await browser.close();
-	}
-	log(`  ${problems.length === 0 ? '✔' : '✘'} editor: the nodes panel finds the package by ${SEARCH_WORDS.join(', ')}${problems.length ? `\n      ${problems.join('\n      ')}` : ''}`);
-	return problems;
+	});
 }
 
-/** Every check of this file, against one running editor. */
-export async function runEditorChecks(editor: Editor, owner: Owner, credential: { id: string; name: string }, shotDir?: string): Promise<string[]> {
-	return [...(await checkEventsChangeKeepsSettings(editor, owner, credential, shotDir)), ...(await checkNodesPanelSearch(editor, owner, shotDir))];
+/**
+ * The credential dialog, as a user fills it in: a Base URL nobody answers at says so in the
+ * package's words (n8n's own test would show a bare ECONNREFUSED), and one with a trailing space
+ * passes, as it works in runs. On a credential of its own, so the lane's stays untouched, which has
+ * never worked before the last case: once a test or run has stored a token, n8n 2.41.1 tests an
+ * edited credential without preAuthentication, so an unreachable Base URL then shows n8n's bare
+ * code (README, "Credential").
+ */
+export async function checkCredentialDialog(context: CheckContext): Promise<string[]> {
+	const { editor, owner, shotDir, sandboxUrl } = context;
+	const credentialId = await editor.createCredential({
+		name: 'Dialog check',
+		type: CREDENTIAL_TYPE,
+		data: { ...sandboxCredentialData(sandboxUrl), baseUrl: 'http://127.0.0.1:9' },
+	});
+	const cases = [
+		{ baseUrl: 'http://127.0.0.1:9', expect: 'Could not get an answer from the tracking API at http://127.0.0.1:9/api/Auth/Token: the connection was refused' },
+		{ baseUrl: 'http://no-such-host.invalid', expect: 'Could not get an answer from the tracking API at http://no-such-host.invalid/api/Auth/Token: the host name was not found' },
+		{ baseUrl: `${sandboxUrl}  `, expect: 'Connection tested successfully' },
+	];
+	return await inBrowser(editor, owner, 'the credential dialog says why a Base URL fails, and trims it', shotDir, async (page, problems) => {
+		for (const { baseUrl, expect } of cases) {
+			await page.goto(`${editor.base}/home/credentials/${credentialId}`);
+			const modal = page.locator('[data-test-id="editCredential-modal"]');
+			await modal.locator('[data-test-id="parameter-input-baseUrl"] input').fill(baseUrl);
+			await modal.locator('[data-test-id="credential-save-button"]').click();
+			// The banner of the test before stays until this one ends; a failed test folds its message
+			// under "More details".
+			let shown = '';
+			for (const until = Date.now() + 45_000; Date.now() < until && !shown.includes(expect); await page.waitForTimeout(500)) {
+				const details = modal.getByText('More details');
+				if (await details.isVisible()) await details.click();
+				shown = await modal.innerText();
+			}
+			if (!shown.includes(expect)) problems.push(`Base URL ${JSON.stringify(baseUrl)}: the dialog shows ${JSON.stringify(shown.split('\n').slice(0, 14).join(' | '))}, expected "${expect}"`);
+		}
+	});
+}
+
+const GROUP_UPDATE = 'Update group';
+
+/**
+ * Group → Update with "As JSON Patch (Expert)" chosen and nothing typed, then Execute step, as a
+ * new user tries it: nothing is written (a pre-filled example patch once renamed the group), and
+ * the panel says what is missing.
+ */
+export async function checkUneditedJsonPatch(context: CheckContext): Promise<string[]> {
+	const { editor, owner, credential, shotDir, sandboxUrl } = context;
+	const workflowId = await editor.createWorkflow(
+		manualWorkflow('Unedited JSON Patch', [
+			{
+				id: '5f1e2d3c-4b5a-4697-8877-665544330004',
+				name: GROUP_UPDATE,
+				type: `${PACKAGE_NAME}.satelliteTracking`,
+				typeVersion: 2,
+				position: [240, 0],
+				parameters: { resource: 'group', operation: 'update', groupId: { __rl: true, mode: 'id', value: 'grp-1' }, patchMode: 'jsonPatch' },
+				credentials: { [CREDENTIAL_TYPE]: credential },
+			},
+		]),
+	);
+	return await inBrowser(editor, owner, 'an unedited JSON Patch writes nothing', shotDir, async (page, problems) => {
+		const writesBefore = ((await sandboxJson(sandboxUrl, '/__sandbox/writes')) as unknown[]).length;
+		const ndv = await openNodePanel(page, editor.base, workflowId, GROUP_UPDATE);
+		const patchText = (await ndv.locator('[data-test-id="parameter-input-jsonPatch"] .cm-content').innerText()).trim();
+		if (patchText !== '') problems.push(`the JSON Patch field is pre-filled with ${JSON.stringify(patchText)}`);
+		await ndv.locator('[data-test-id="node-execute-button"]').click();
+		const error = ndv.getByText(/JSON Patch/).filter({ hasNotText: 'As JSON Patch' }).last();
+		await error.waitFor({ state: 'visible', timeout: 30_000 }).catch(async () => problems.push(`Execute step showed no error about the empty JSON Patch: ${(await ndv.innerText()).slice(0, 1500)}`));
+		const writes = (await sandboxJson(sandboxUrl, '/__sandbox/writes')) as unknown[];
+		if (writes.length !== writesBefore) problems.push(`Execute step wrote to the service: ${JSON.stringify(writes.slice(writesBefore))}`);
+	});
+}
+
+/** What every check gets: the running editor, who signs in, the sandbox behind it and its credential. */
+export interface CheckContext {
+	editor: Editor;
+	owner: Owner;
+	credential: { id: string; name: string };
+	sandboxUrl: string;
+	shotDir: string;
+}
+
+/** Every check of this file, against one running editor, one after another. */
+export async function runEditorChecks(context: Omit<CheckContext, 'shotDir'> & { shotDir?: string }): Promise<string[]> {
+	const full: CheckContext = { ...context, shotDir: context.shotDir ?? os.tmpdir() };
+	const problems: string[] = [];
+	for (const check of [checkEventsChangeKeepsSettings, checkNodesPanelSearch, checkCredentialDialog, checkUneditedJsonPatch]) {
+		problems.push(...(await check(full)));
+	}
+	return problems;
 }
 
 async function main(): Promise<number> {
 	const local = await startLocalN8n({ port: await freePort(), owner: DEV_OWNER, tmpPrefix: 'satellite-editor-check-' });
 	try {
-		return (await runEditorChecks(local.editor, DEV_OWNER, local.credential)).length === 0 ? 0 : 1;
+		return (await runEditorChecks({ editor: local.editor, owner: DEV_OWNER, credential: local.credential, sandboxUrl: local.sandbox.url })).length === 0 ? 0 : 1;
 	} finally {
 		await local.stop();
 	}

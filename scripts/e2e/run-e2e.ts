@@ -444,7 +444,7 @@ async function runLane(lane: Lane, packed: Packed, cases: WorkflowCase[], tmpRoo
 				// What only the editor's own code does, in a real browser, on today's n8n.
 				if (lane.id === CURRENT_LANE) {
 					const credential = { id: CREDENTIAL.id, name: CREDENTIAL.name };
-					for (const problem of await runEditorChecks(editor, E2E_OWNER, credential, logDir)) failures.push(problem);
+					for (const problem of await runEditorChecks({ editor, owner: E2E_OWNER, credential, sandboxUrl, shotDir: logDir })) failures.push(problem);
 				}
 			} finally {
 				if (editor) {

@@ -20,7 +20,7 @@ import type { TriggerEvent } from './detection/types';
 import { CREDENTIAL_TYPE } from '../shared/wire';
 import { declaredPollError } from './failures';
 import { eventsSubtitle, properties } from './properties';
-import { listingRequests, readDevices, readFixes, requestsPerDevice } from './readFixes';
+import { listingRequests, readDevices, readFixes, requestsPerDevice, withinDeadline } from './readFixes';
 import { readSettings, type TriggerSettings } from './settings';
 
 /** "Fetch Test Event" reads this many devices at most: enough to show the output's shape. */
@@ -70,7 +70,8 @@ async function poll(context: IPollFunctions): Promise<INodeExecutionData[][] | n
 		);
 	}
 	const client = await TrackingApiClient.create(context, settings.client);
-	const devices = await readDevices(context.getNode(), client, settings.selection, deadline);
+	const devices = await withinDeadline(readDevices(context.getNode(), client, settings.selection, deadline), deadline);
+	if (devices === undefined) throw outOfTime(`The device list did not arrive within Max Poll Time (${settings.maxPollMs / 1000} s)`);
 	if (settings.selection.by === 'ids' && devices.length === 0) {
 		throw new NodeOperationError(context.getNode(), 'None of the devices chosen under Devices exists any more: choose others');
 	}
@@ -119,9 +120,12 @@ function pollFailure(
 	if (accountWide) return accountWide.error;
 	if (plan.complete && failures.length === plan.reads.length) return failures[0].error;
 	if (outcomes.size > 0) return undefined;
-	return declare(new ApplicationError(`No device read ended within Max Poll Time (${maxPollMs / 1000} s): the service is slow to answer`), {
-		cause: 'temporarily-unavailable',
-	});
+	return outOfTime(`No device read ended within Max Poll Time (${maxPollMs / 1000} s)`);
+}
+
+/** Nothing was read in time: the scheduler retries soon, the state stays as it was. */
+function outOfTime(what: string): ApplicationError {
+	return declare(new ApplicationError(`${what}: the service is slow to answer; the next poll tries again`), { cause: 'temporarily-unavailable' });
 }
 
 /** Real items for "Fetch Test Event"; the state is left as it is. Fails as the active poll would when no read succeeds. */

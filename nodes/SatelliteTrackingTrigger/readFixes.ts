@@ -41,30 +41,40 @@ export async function readDevices(node: INode, client: TrackingApiClient, select
  */
 export async function readFixes(client: TrackingApiClient, reads: FixRead[], deadline = Infinity): Promise<Map<string, ReadOutcome>> {
 	const outcomes = new Map<string, ReadOutcome>();
-	const all = Promise.all(
-		reads.map(async (read) => {
-			let outcome: ReadOutcome;
-			try {
-				const [fixes, notifications] = await Promise.all([
-					readOne(client, read, deadline),
-					countDays(client, read.deviceId, read.days, deadline),
-				]);
-				outcome = notifications ? { ok: true, fixes, notifications } : { ok: true, fixes };
-			} catch (error) {
-				outcome = { ok: false, error };
-			}
-			if (Date.now() < deadline) outcomes.set(read.deviceId, outcome);
-		}),
+	await withinDeadline(
+		Promise.all(
+			reads.map(async (read) => {
+				let outcome: ReadOutcome;
+				try {
+					const [fixes, notifications] = await Promise.all([
+						readOne(client, read, deadline),
+						countDays(client, read.deviceId, read.days, deadline),
+					]);
+					outcome = notifications ? { ok: true, fixes, notifications } : { ok: true, fixes };
+				} catch (error) {
+					outcome = { ok: false, error };
+				}
+				if (Date.now() < deadline) outcomes.set(read.deviceId, outcome);
+			}),
+		),
+		deadline,
 	);
+	// In plan order, whatever order the answers came in: the output and the retry list depend on it.
+	return new Map(reads.flatMap((read) => (outcomes.has(read.deviceId) ? [[read.deviceId, outcomes.get(read.deviceId)!]] : [])));
+}
+
+/**
+ * What `work` gives if it ends by `deadline` (epoch ms), else `undefined` at the deadline: the poll
+ * goes on without it. The requests it waits for end soon after, their Timeout capped at the budget.
+ */
+export async function withinDeadline<T>(work: Promise<T>, deadline: number): Promise<T | undefined> {
+	if (!Number.isFinite(deadline)) return await work;
 	const stop = new AbortController();
-	const budget = Number.isFinite(deadline) ? untilDeadline(deadline, stop.signal) : new Promise<void>(() => {});
 	try {
-		await Promise.race([all, budget]);
+		return await Promise.race([work, untilDeadline(deadline, stop.signal).then(() => undefined)]);
 	} finally {
 		stop.abort();
 	}
-	// In plan order, whatever order the answers came in: the output and the retry list depend on it.
-	return new Map(reads.flatMap((read) => (outcomes.has(read.deviceId) ? [[read.deviceId, outcomes.get(read.deviceId)!]] : [])));
 }
 
 type SleepWithAbort = (ms: number, signal?: AbortSignal) => Promise<void>;

@@ -219,6 +219,32 @@ describe('the poll\'s time budget (Max Poll Time)', () => {
 		});
 	});
 
+	// n8n's durable scheduler abandons a poll after N8N_SCHEDULER_POLL_TIMEOUT (45 s by default): a listing
+	// or a token exchange that stalls must not keep the poll running on the request's own Timeout (30 s).
+	it.each([
+		['the device listing', '/api/devices'],
+		['the token exchange', '/api/Auth/Token'],
+	])('ends within Max Poll Time when %s stalls, declaring a temporary outage and keeping the state', async (_stalled, path) => {
+		await withTriggerSandbox({ deviceCount: 2 }, async (h) => {
+			const parameters = { events: ['locationUpdated'], requestSettings: { maxPollSeconds: 2 } };
+			const staticData: IDataObject = {};
+			await h.poll(parameters, staticData);
+			const before = restartedFrom(staticData);
+			h.sandbox.faults.inject({ match: { path }, kind: 'slow', delayMs: 60_000 });
+			// A new engine holds no token, so the token exchange is the poll's first call.
+			h.restart();
+			const started = Date.now();
+			const error = await h.poll(parameters, staticData).then(
+				() => undefined,
+				(thrown: unknown) => thrown as Error & { failure?: unknown },
+			);
+			expect(Date.now() - started).toBeLessThan(3_000);
+			expect(error?.failure).toEqual({ cause: 'temporarily-unavailable' });
+			expect(error?.message).toMatch(/Max Poll Time/);
+			expect(triggerState(restartedFrom(staticData)).devices).toEqual(triggerState(before).devices);
+		});
+	}, 15_000);
+
 	it.each(['latestFix', 'everyFix'])('reports what it read in time, and the next poll reads the rest: nothing lost, nothing twice (%s)', async (readMode) => {
 		const setNow = fakeDateFrom(T0);
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {

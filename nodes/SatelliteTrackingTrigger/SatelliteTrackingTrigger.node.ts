@@ -10,7 +10,7 @@ import {
 } from 'n8n-workflow';
 
 import * as listSearch from '../shared/listSearch';
-import { TrackingApiClient } from '../shared/transport';
+import { ranOutOfTime, TrackingApiClient } from '../shared/transport';
 import { declare, failureOf } from '../shared/transport/failure';
 import { advance, type ReadOutcome } from './detection/advance';
 import { planReads, type ReadPlan } from './detection/plan';
@@ -59,18 +59,22 @@ export class SatelliteTrackingTrigger implements INodeType {
 async function poll(context: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const settings = readSettings(context);
 	const deadline = Date.now() + settings.maxPollMs;
-	const listing = listingRequests(settings.selection);
+	const listingCalls = listingRequests(settings.selection);
 	const perDevice = requestsPerDevice(settings.detection);
 	// In devices: a device's calls are made together, so a poll never counts half a device.
-	const deviceBudget = Math.floor((settings.maxRequestsPerPoll - listing) / perDevice);
+	const deviceBudget = Math.floor((settings.maxRequestsPerPoll - listingCalls) / perDevice);
 	if (deviceBudget < 1) {
 		throw new NodeOperationError(
 			context.getNode(),
-			`Max Requests per Poll must leave room for one device read (${perDevice} call(s)) after the ${listing} listing call(s)`,
+			`Max Requests per Poll must leave room for one device read (${perDevice} call(s)) after the ${listingCalls} listing call(s)`,
 		);
 	}
 	const client = await TrackingApiClient.create(context, settings.client);
-	const devices = await withinDeadline(readDevices(context.getNode(), client, settings.selection, deadline), deadline);
+	const listing = readDevices(context.getNode(), client, settings.selection, deadline).catch((error: unknown) => {
+		if (ranOutOfTime(error)) return undefined;
+		throw error;
+	});
+	const devices = await withinDeadline(listing, deadline);
 	if (devices === undefined) throw outOfTime(`The device list did not arrive within Max Poll Time (${settings.maxPollMs / 1000} s)`);
 	if (settings.selection.by === 'ids' && devices.length === 0) {
 		throw new NodeOperationError(context.getNode(), 'None of the devices chosen under Devices exists any more: choose others');

@@ -4,7 +4,7 @@ import * as workflow from 'n8n-workflow';
 import { NodeOperationError, type INode } from 'n8n-workflow';
 
 import { countNotifications } from '../shared/notifications';
-import type { TrackingApiClient } from '../shared/transport';
+import { ranOutOfTime, type TrackingApiClient } from '../shared/transport';
 import type { ReadOutcome } from './detection/advance';
 import { fixTime } from './detection/fixes';
 import type { CountedDay, FixRead } from './detection/plan';
@@ -54,7 +54,8 @@ export async function readFixes(client: TrackingApiClient, reads: FixRead[], dea
 				} catch (error) {
 					outcome = { ok: false, error };
 				}
-				if (Date.now() < deadline) outcomes.set(read.deviceId, outcome);
+				// Cut short by the budget is not a failure of the device: it takes its turn next poll.
+				if (Date.now() < deadline && (outcome.ok || !ranOutOfTime(outcome.error))) outcomes.set(read.deviceId, outcome);
 			}),
 		),
 		deadline,

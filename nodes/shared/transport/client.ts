@@ -47,6 +47,14 @@ type Exchange = { answer: unknown } | { failure: RequestFailure; tokenUsed: Toke
 
 type Outcome = { ok: true; value: unknown } | { ok: false; failure: RequestFailure };
 
+/** Errors of requests a poll's time budget cut short: not the service's failure, only no time left. */
+const cutShort = new WeakSet<object>();
+
+/** Whether `error` says only that the poll's time budget ran out (before the request was sent or answered). */
+export function ranOutOfTime(error: unknown): boolean {
+	return typeof error === 'object' && error !== null && cutShort.has(error);
+}
+
 /** The service looked past the token: not a refusal of it, nor an overload or outage before any check. */
 function answeredPastTheToken(status: number): boolean {
 	return status !== 401 && status !== 429 && status < 500;
@@ -119,7 +127,7 @@ export class TrackingApiClient {
 
 	private toError(failure: RequestFailure, itemIndex?: number) {
 		const secrets = this.tokens.secrets;
-		return toNodeApiError(
+		const error = toNodeApiError(
 			this.node,
 			{
 				...failure,
@@ -128,6 +136,8 @@ export class TrackingApiClient {
 			},
 			itemIndex,
 		);
+		if (failure.outOfTime === true) cutShort.add(error);
+		return error;
 	}
 
 	private async call(name: EndpointName, { params = {}, body, deadline = Infinity }: RequestOptions): Promise<Outcome> {

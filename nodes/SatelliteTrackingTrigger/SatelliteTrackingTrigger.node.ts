@@ -86,8 +86,8 @@ async function poll(context: IPollFunctions): Promise<INodeExecutionData[][] | n
 	const previous = readState(staticData.state);
 	const timeZone = settings.detection.dailyLimit?.timeZone;
 	const plan = planReads(devices.map((device) => device.id), previous, settings.readMode, deviceBudget, now, timeZone);
-	const outcomes = await readFixes(client, plan.reads, deadline);
-	const result = advance(previous, devices, plan, outcomes, settings.detection, now);
+	const { outcomes, unanswered } = await readFixes(client, plan.reads, deadline);
+	const result = advance(previous, devices, plan, outcomes, settings.detection, now, unanswered);
 	// Saved before anything is thrown: n8n's legacy poller keeps it, and the round robin moves on.
 	staticData.state = result.state as unknown as IDataObject;
 	const fatal = pollFailure(plan, outcomes, result.failures, settings.maxPollMs);
@@ -150,7 +150,7 @@ async function sample(
 		now,
 		settings.detection.dailyLimit?.timeZone,
 	);
-	const outcomes = await readFixes(client, plan.reads, deadline);
+	const { outcomes } = await readFixes(client, plan.reads, deadline);
 	const failures = [...outcomes.values()].flatMap((outcome) => (outcome.ok ? [] : [{ error: outcome.error }]));
 	const fatal = pollFailure({ ...plan, complete: true }, outcomes, failures, settings.maxPollMs);
 	if (fatal) throw fatal;

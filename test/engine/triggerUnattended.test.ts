@@ -245,6 +245,37 @@ describe('the poll\'s time budget (Max Poll Time)', () => {
 		});
 	}, 15_000);
 
+	it.each(['latestFix', 'everyFix'])('goes on past a device the service never answers within Max Poll Time (%s)', async (readMode) => {
+		// At one request at a time, the round robin waited on that device first in every poll, ran out
+		// of time there and started with it again: the other devices were never read.
+		const setNow = fakeDateFrom(T0);
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+			const ids = ['a-slow', 'b', 'c'];
+			for (const id of ids) {
+				addDevice(h.sandbox, id);
+				addFix(h.sandbox, id, T0 - MINUTE);
+			}
+			const parameters = { events: ['locationUpdated'], readMode, ...scripted, requestSettings: { maxPollSeconds: 1, maxConcurrency: 1 } };
+			const staticData: IDataObject = {};
+			await h.poll(parameters, staticData);
+			h.sandbox.faults.inject({ match: { path: /\/devices\/a-slow\// }, kind: 'slow', delayMs: 1_500 });
+			const reported: string[] = [];
+			for (let poll = 1; poll <= 5; poll++) {
+				setNow(T0 + poll * 5 * MINUTE);
+				for (const id of ids) addFix(h.sandbox, id, T0 + poll * 5 * MINUTE - MINUTE, 1 + poll);
+				const events = await h.poll(parameters, staticData).catch((error: { failure?: unknown }) => {
+					// Only the first, when the slow device's turn came first: nothing was read in time.
+					expect({ poll, failure: error.failure }).toEqual({ poll: 1, failure: { cause: 'temporarily-unavailable' } });
+					return [];
+				});
+				reported.push(...events.map((event) => `${event.deviceId}@${(event.location as Location).dateTime}`));
+			}
+			const expected = (id: string) => Array.from({ length: readMode === 'everyFix' ? 5 : 4 }, (_, i) => `${id}@${new Date(T0 + (i + (readMode === 'everyFix' ? 1 : 2)) * 5 * MINUTE - MINUTE).toISOString()}`);
+			expect(reported.filter((entry) => entry.startsWith('b@'))).toEqual(expected('b'));
+			expect(reported.filter((entry) => entry.startsWith('c@'))).toEqual(expected('c'));
+		});
+	}, 20_000);
+
 	it.each(['latestFix', 'everyFix'])('reports what it read in time, and the next poll reads the rest: nothing lost, nothing twice (%s)', async (readMode) => {
 		const setNow = fakeDateFrom(T0);
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {

@@ -41,6 +41,8 @@ export interface RequestOptions {
 	 * (or for the token exchange it needs) beyond it; the last failure stands.
 	 */
 	deadline?: number;
+	/** Called as the request goes out (each attempt), after any wait for the pacer. */
+	onSent?: () => void;
 }
 
 type Exchange = { answer: unknown } | { failure: RequestFailure; tokenUsed: TokenGeneration };
@@ -140,7 +142,7 @@ export class TrackingApiClient {
 		return error;
 	}
 
-	private async call(name: EndpointName, { params = {}, body, deadline = Infinity }: RequestOptions): Promise<Outcome> {
+	private async call(name: EndpointName, { params = {}, body, deadline = Infinity, onSent }: RequestOptions): Promise<Outcome> {
 		const endpoint: Endpoint = ENDPOINTS[name];
 		const url = joinUrl(String(this.data.baseUrl ?? ''), fillPath(endpoint.path, params));
 		for (let attempt = 0; ; attempt++) {
@@ -155,6 +157,7 @@ export class TrackingApiClient {
 			const timeoutMs = Math.min(this.timeoutMs, remainingMs);
 			let exchange: Exchange;
 			try {
+				onSent?.();
 				exchange = await this.exchange({ method: endpoint.method, url, body, timeoutMs });
 			} finally {
 				release();

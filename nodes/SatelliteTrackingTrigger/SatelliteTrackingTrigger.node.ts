@@ -10,7 +10,7 @@ import {
 } from 'n8n-workflow';
 
 import * as listSearch from '../shared/listSearch';
-import { TrackingApiClient } from '../shared/transport';
+import { ranOutOfTime, TrackingApiClient } from '../shared/transport';
 import { declare, failureOf } from '../shared/transport/failure';
 import { advance, type ReadOutcome } from './detection/advance';
 import { planReads, type ReadPlan } from './detection/plan';
@@ -20,7 +20,7 @@ import type { TriggerEvent } from './detection/types';
 import { CREDENTIAL_TYPE } from '../shared/wire';
 import { declaredPollError } from './failures';
 import { eventsSubtitle, properties } from './properties';
-import { listingRequests, readDevices, readFixes, requestsPerDevice } from './readFixes';
+import { listingRequests, readDevices, readFixes, requestsPerDevice, withinDeadline } from './readFixes';
 import { readSettings, type TriggerSettings } from './settings';
 
 /** "Fetch Test Event" reads this many devices at most: enough to show the output's shape. */
@@ -59,18 +59,23 @@ export class SatelliteTrackingTrigger implements INodeType {
 async function poll(context: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const settings = readSettings(context);
 	const deadline = Date.now() + settings.maxPollMs;
-	const listing = listingRequests(settings.selection);
+	const listingCalls = listingRequests(settings.selection);
 	const perDevice = requestsPerDevice(settings.detection);
 	// In devices: a device's calls are made together, so a poll never counts half a device.
-	const deviceBudget = Math.floor((settings.maxRequestsPerPoll - listing) / perDevice);
+	const deviceBudget = Math.floor((settings.maxRequestsPerPoll - listingCalls) / perDevice);
 	if (deviceBudget < 1) {
 		throw new NodeOperationError(
 			context.getNode(),
-			`Max Requests per Poll must leave room for one device read (${perDevice} call(s)) after the ${listing} listing call(s)`,
+			`Max Requests per Poll must leave room for one device read (${perDevice} call(s)) after the ${listingCalls} listing call(s)`,
 		);
 	}
 	const client = await TrackingApiClient.create(context, settings.client);
-	const devices = await readDevices(context.getNode(), client, settings.selection, deadline);
+	const listing = readDevices(context.getNode(), client, settings.selection, deadline).catch((error: unknown) => {
+		if (ranOutOfTime(error)) return undefined;
+		throw error;
+	});
+	const devices = await withinDeadline(listing, deadline);
+	if (devices === undefined) throw outOfTime(`The device list did not arrive within Max Poll Time (${settings.maxPollMs / 1000} s)`);
 	if (settings.selection.by === 'ids' && devices.length === 0) {
 		throw new NodeOperationError(context.getNode(), 'None of the devices chosen under Devices exists any more: choose others');
 	}
@@ -81,8 +86,8 @@ async function poll(context: IPollFunctions): Promise<INodeExecutionData[][] | n
 	const previous = readState(staticData.state);
 	const timeZone = settings.detection.dailyLimit?.timeZone;
 	const plan = planReads(devices.map((device) => device.id), previous, settings.readMode, deviceBudget, now, timeZone);
-	const outcomes = await readFixes(client, plan.reads, deadline);
-	const result = advance(previous, devices, plan, outcomes, settings.detection, now);
+	const { outcomes, unanswered } = await readFixes(client, plan.reads, deadline);
+	const result = advance(previous, devices, plan, outcomes, settings.detection, now, unanswered);
 	// Saved before anything is thrown: n8n's legacy poller keeps it, and the round robin moves on.
 	staticData.state = result.state as unknown as IDataObject;
 	const fatal = pollFailure(plan, outcomes, result.failures, settings.maxPollMs);
@@ -119,9 +124,12 @@ function pollFailure(
 	if (accountWide) return accountWide.error;
 	if (plan.complete && failures.length === plan.reads.length) return failures[0].error;
 	if (outcomes.size > 0) return undefined;
-	return declare(new ApplicationError(`No device read ended within Max Poll Time (${maxPollMs / 1000} s): the service is slow to answer`), {
-		cause: 'temporarily-unavailable',
-	});
+	return outOfTime(`No device read ended within Max Poll Time (${maxPollMs / 1000} s)`);
+}
+
+/** Nothing was read in time: the scheduler retries soon, the state stays as it was. */
+function outOfTime(what: string): ApplicationError {
+	return declare(new ApplicationError(`${what}: the service is slow to answer; the next poll tries again`), { cause: 'temporarily-unavailable' });
 }
 
 /** Real items for "Fetch Test Event"; the state is left as it is. Fails as the active poll would when no read succeeds. */
@@ -142,7 +150,7 @@ async function sample(
 		now,
 		settings.detection.dailyLimit?.timeZone,
 	);
-	const outcomes = await readFixes(client, plan.reads, deadline);
+	const { outcomes } = await readFixes(client, plan.reads, deadline);
 	const failures = [...outcomes.values()].flatMap((outcome) => (outcome.ok ? [] : [{ error: outcome.error }]));
 	const fatal = pollFailure({ ...plan, complete: true }, outcomes, failures, settings.maxPollMs);
 	if (fatal) throw fatal;

@@ -4,7 +4,7 @@ import * as workflow from 'n8n-workflow';
 import { NodeOperationError, type INode } from 'n8n-workflow';
 
 import { countNotifications } from '../shared/notifications';
-import type { TrackingApiClient } from '../shared/transport';
+import { ranOutOfTime, type RequestOptions, type TrackingApiClient } from '../shared/transport';
 import type { ReadOutcome } from './detection/advance';
 import { fixTime } from './detection/fixes';
 import type { CountedDay, FixRead } from './detection/plan';
@@ -35,36 +35,59 @@ export async function readDevices(node: INode, client: TrackingApiClient, select
 	return selectDevices(devices, selection, group.devices ?? []);
 }
 
+/** A poll's reads: the outcomes that ended in time, in plan order, and the devices asked that gave no answer in time. */
+export interface ReadResults {
+	outcomes: Map<string, ReadOutcome>;
+	/** Sent, but not answered within the budget: the service is slow for them, not the devices' turn that is yet to come. */
+	unanswered: Set<string>;
+}
+
 /**
  * Every read runs; the client's pacer keeps them within the concurrency and rate settings. A read
  * not ended by `deadline` (epoch ms) is left out of the outcomes: not read this poll, as if not planned.
  */
-export async function readFixes(client: TrackingApiClient, reads: FixRead[], deadline = Infinity): Promise<Map<string, ReadOutcome>> {
+export async function readFixes(client: TrackingApiClient, reads: FixRead[], deadline = Infinity): Promise<ReadResults> {
 	const outcomes = new Map<string, ReadOutcome>();
-	const all = Promise.all(
-		reads.map(async (read) => {
-			let outcome: ReadOutcome;
-			try {
-				const [fixes, notifications] = await Promise.all([
-					readOne(client, read, deadline),
-					countDays(client, read.deviceId, read.days, deadline),
-				]);
-				outcome = notifications ? { ok: true, fixes, notifications } : { ok: true, fixes };
-			} catch (error) {
-				outcome = { ok: false, error };
-			}
-			if (Date.now() < deadline) outcomes.set(read.deviceId, outcome);
-		}),
+	const sent = new Set<string>();
+	await withinDeadline(
+		Promise.all(
+			reads.map(async (read) => {
+				let outcome: ReadOutcome;
+				try {
+					const options = { deadline, onSent: () => sent.add(read.deviceId) };
+					const [fixes, notifications] = await Promise.all([
+						readOne(client, read, options),
+						countDays(client, read.deviceId, read.days, options),
+					]);
+					outcome = notifications ? { ok: true, fixes, notifications } : { ok: true, fixes };
+				} catch (error) {
+					outcome = { ok: false, error };
+				}
+				// Cut short by the budget is not a failure of the device: it takes its turn next poll.
+				if (Date.now() < deadline && (outcome.ok || !ranOutOfTime(outcome.error))) outcomes.set(read.deviceId, outcome);
+			}),
+		),
+		deadline,
 	);
+	// In plan order, whatever order the answers came in: the output and the retry list depend on it.
+	return {
+		outcomes: new Map(reads.flatMap((read) => (outcomes.has(read.deviceId) ? [[read.deviceId, outcomes.get(read.deviceId)!]] : []))),
+		unanswered: new Set([...sent].filter((deviceId) => !outcomes.has(deviceId))),
+	};
+}
+
+/**
+ * What `work` gives if it ends by `deadline` (epoch ms), else `undefined` at the deadline: the poll
+ * goes on without it. The requests it waits for end soon after, their Timeout capped at the budget.
+ */
+export async function withinDeadline<T>(work: Promise<T>, deadline: number): Promise<T | undefined> {
+	if (!Number.isFinite(deadline)) return await work;
 	const stop = new AbortController();
-	const budget = Number.isFinite(deadline) ? untilDeadline(deadline, stop.signal) : new Promise<void>(() => {});
 	try {
-		await Promise.race([all, budget]);
+		return await Promise.race([work, untilDeadline(deadline, stop.signal).then(() => undefined)]);
 	} finally {
 		stop.abort();
 	}
-	// In plan order, whatever order the answers came in: the output and the retry list depend on it.
-	return new Map(reads.flatMap((read) => (outcomes.has(read.deviceId) ? [[read.deviceId, outcomes.get(read.deviceId)!]] : [])));
 }
 
 type SleepWithAbort = (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -80,28 +103,30 @@ function untilDeadline(deadline: number, signal: AbortSignal): Promise<void> {
 	return sleepWithAbort ? sleepWithAbort(ms, signal).catch(() => undefined) : workflow.sleep(ms);
 }
 
-async function readOne(client: TrackingApiClient, read: FixRead, deadline: number): Promise<Location[]> {
+type ReadOptions = Pick<RequestOptions, 'deadline' | 'onSent'>;
+
+async function readOne(client: TrackingApiClient, read: FixRead, options: ReadOptions): Promise<Location[]> {
 	const deviceId = read.deviceId;
 	// 404: the device never reported, or left the account since the list was read. Nothing to report.
 	if (read.kind === 'range') {
-		return (await client.find('getLocations', { params: { deviceId }, body: { from: read.from, to: read.to }, deadline })) ?? [];
+		return (await client.find('getLocations', { params: { deviceId }, body: { from: read.from, to: read.to }, ...options })) ?? [];
 	}
-	const last = await client.find('getLastLocation', { params: { deviceId }, deadline });
+	const last = await client.find('getLastLocation', { params: { deviceId }, ...options });
 	if (!last) return [];
 	const latest = Date.parse(read.recent.to);
 	if (!(fixTime(last) > latest)) return [last];
 	// The service keeps answering a fix dated far ahead (a clock glitch) as the last one: the real
 	// fixes are in the recent range, of which the newest is the device's last location.
-	const recent = (await client.find('getLocations', { params: { deviceId }, body: read.recent, deadline })) ?? [];
+	const recent = (await client.find('getLocations', { params: { deviceId }, body: read.recent, ...options })) ?? [];
 	const dated = recent.filter((fix) => typeof fix === 'object' && fix !== null && fixTime(fix) <= latest);
 	const newest = dated.reduce<Location | undefined>((best, fix) => (best === undefined || fixTime(fix) > fixTime(best) ? fix : best), undefined);
 	return newest ? [newest] : [];
 }
 
 /** One alerts call over the days, counted day by day; a device that failed either read is read again next poll. */
-async function countDays(client: TrackingApiClient, deviceId: string, days: CountedDay[] | undefined, deadline: number): Promise<DayCounts[] | undefined> {
+async function countDays(client: TrackingApiClient, deviceId: string, days: CountedDay[] | undefined, options: ReadOptions): Promise<DayCounts[] | undefined> {
 	if (!days || days.length === 0) return undefined;
 	const range = { from: days[0].from, to: days[days.length - 1].to };
-	const alerts = (await client.find('getAlerts', { params: { deviceId }, body: range, deadline })) ?? [];
+	const alerts = (await client.find('getAlerts', { params: { deviceId }, body: range, ...options })) ?? [];
 	return days.map(({ day, from, to }) => ({ day, counts: countNotifications(alerts, { from, to }) }));
 }

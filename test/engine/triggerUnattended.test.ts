@@ -27,6 +27,8 @@ function addFix(sandbox: Sandbox, id: string, at: number, step = 1, extra: Parti
 }
 
 const scripted = { deviceSelection: 'tag', tagKey: 'scripted' };
+/** Which fix of which device each event reports, as `deviceId@dateTime`. */
+const fixesOf = (events: TriggerEvent[]) => events.map((event) => `${event.deviceId}@${(event.location as Location).dateTime}`);
 const of = (events: TriggerEvent[], kind: string) => events.filter((event) => event.event === kind).map((event) => event.deviceId).sort();
 
 describe.each(['latestFix', 'everyFix'])('the trigger left unattended (%s)', (readMode) => {
@@ -219,6 +221,136 @@ describe('the poll\'s time budget (Max Poll Time)', () => {
 		});
 	});
 
+	// n8n's durable scheduler abandons a poll after N8N_SCHEDULER_POLL_TIMEOUT (45 s by default): a listing
+	// or a token exchange that stalls must not keep the poll running on the request's own Timeout (30 s).
+	it.each([
+		['the device listing', '/api/devices'],
+		['the token exchange', '/api/Auth/Token'],
+	])('ends within Max Poll Time when %s stalls, declaring a temporary outage and keeping the state', async (_stalled, path) => {
+		await withTriggerSandbox({ deviceCount: 2 }, async (h) => {
+			const parameters = { events: ['locationUpdated'], requestSettings: { maxPollSeconds: 2 } };
+			const staticData: IDataObject = {};
+			await h.poll(parameters, staticData);
+			const before = restartedFrom(staticData);
+			h.sandbox.faults.inject({ match: { path }, kind: 'slow', delayMs: 60_000 });
+			// A new engine holds no token, so the token exchange is the poll's first call.
+			h.restart();
+			const started = Date.now();
+			const error = await h.poll(parameters, staticData).then(
+				() => undefined,
+				(thrown: unknown) => thrown as Error & { failure?: unknown },
+			);
+			expect(Date.now() - started).toBeLessThan(3_000);
+			expect(error?.failure).toEqual({ cause: 'temporarily-unavailable' });
+			expect(error?.message).toMatch(/Max Poll Time \(2 s\)/);
+			expect(triggerState(restartedFrom(staticData)).devices).toEqual(triggerState(before).devices);
+		});
+	}, 15_000);
+
+	it('Every Fix cut short poll after poll, a clock three hours ahead among the devices, reports every fix once', async () => {
+		const setNow = fakeDateFrom(T0);
+		const AHEAD = 3 * 60 * MINUTE;
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+			const ids = ['d-1', 'd-2', 'd-3', 'ahead'];
+			const clock = (id: string, at: number) => at + (id === 'ahead' ? AHEAD : 0);
+			for (const id of ids) {
+				addDevice(h.sandbox, id);
+				addFix(h.sandbox, id, clock(id, T0 - MINUTE));
+			}
+			const parameters = { events: ['locationUpdated'], readMode: 'everyFix', ...scripted, requestSettings: { maxPollSeconds: 1, maxConcurrency: 1 } };
+			const staticData: IDataObject = {};
+			await h.poll(parameters, staticData);
+			const added: string[] = [];
+			const reported: string[] = [];
+			for (let poll = 1; poll <= 9; poll++) {
+				setNow(T0 + poll * 5 * MINUTE);
+				if (poll <= 6) {
+					for (const id of ids) {
+						for (const minutesBefore of [3, 2, 1]) {
+							const at = clock(id, T0 + poll * 5 * MINUTE - minutesBefore * MINUTE);
+							addFix(h.sandbox, id, at, 1 + poll / 10 + minutesBefore / 100);
+							added.push(`${id}@${new Date(at).toISOString()}`);
+						}
+					}
+					// Each poll another device answers too late for the budget.
+					h.sandbox.faults.inject({ match: { path: new RegExp(`/devices/${ids[poll % ids.length]}/`) }, kind: 'slow', delayMs: 1_500, times: 1 });
+				}
+				const events = await h.poll(parameters, staticData).catch(() => []);
+				reported.push(...fixesOf(events));
+			}
+			expect(reported.length).toBe(new Set(reported).size);
+			expect([...reported].sort()).toEqual([...added].sort());
+		});
+	}, 30_000);
+
+	it('a 429 with a long Retry-After under Max Requests per Poll: declared at once, then every fix once', async () => {
+		const setNow = fakeDateFrom(T0);
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+			const ids = ['d-1', 'd-2', 'd-3'];
+			for (const id of ids) {
+				addDevice(h.sandbox, id);
+				addFix(h.sandbox, id, T0 - MINUTE);
+			}
+			const parameters = { events: ['locationUpdated'], readMode: 'everyFix', ...scripted, requestSettings: { maxRequestsPerPoll: 2 } };
+			const staticData: IDataObject = {};
+			// One device a poll: three polls take every device's baseline.
+			for (const _ of ids) await h.poll(parameters, staticData);
+			const added: string[] = [];
+			const reported: string[] = [];
+			for (let poll = 1; poll <= 8; poll++) {
+				setNow(T0 + poll * 5 * MINUTE);
+				if (poll <= 4) {
+					for (const id of ids) {
+						const at = T0 + poll * 5 * MINUTE - MINUTE;
+						addFix(h.sandbox, id, at, 1 + poll / 10);
+						added.push(`${id}@${new Date(at).toISOString()}`);
+					}
+				}
+				if (poll === 2) h.sandbox.faults.inject({ match: { path: /\/devices\/d-/ }, kind: 'status', status: 429, retryAfter: 3_600, times: 1 });
+				const started = Date.now();
+				const events = await h.poll(parameters, staticData).catch((error: { failure?: unknown }) => {
+					expect({ poll, failure: error.failure }).toEqual({ poll: 2, failure: { cause: 'rate-limited', retryAfterMs: 3_600_000 } });
+					return [];
+				});
+				expect(Date.now() - started).toBeLessThan(1_000);
+				expect(h.lastPollRequests().length).toBeLessThanOrEqual(2);
+				reported.push(...fixesOf(events));
+			}
+			expect([...reported].sort()).toEqual([...added].sort());
+		});
+	});
+
+	it.each(['latestFix', 'everyFix'])('goes on past a device the service never answers within Max Poll Time (%s)', async (readMode) => {
+		// At one request at a time, the round robin waited on that device first in every poll, ran out
+		// of time there and started with it again: the other devices were never read.
+		const setNow = fakeDateFrom(T0);
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+			const ids = ['a-slow', 'b', 'c'];
+			for (const id of ids) {
+				addDevice(h.sandbox, id);
+				addFix(h.sandbox, id, T0 - MINUTE);
+			}
+			const parameters = { events: ['locationUpdated'], readMode, ...scripted, requestSettings: { maxPollSeconds: 1, maxConcurrency: 1 } };
+			const staticData: IDataObject = {};
+			await h.poll(parameters, staticData);
+			h.sandbox.faults.inject({ match: { path: /\/devices\/a-slow\// }, kind: 'slow', delayMs: 1_500 });
+			const reported: string[] = [];
+			for (let poll = 1; poll <= 5; poll++) {
+				setNow(T0 + poll * 5 * MINUTE);
+				for (const id of ids) addFix(h.sandbox, id, T0 + poll * 5 * MINUTE - MINUTE, 1 + poll);
+				const events = await h.poll(parameters, staticData).catch((error: { failure?: unknown }) => {
+					// Only the first, when the slow device's turn came first: nothing was read in time.
+					expect({ poll, failure: error.failure }).toEqual({ poll: 1, failure: { cause: 'temporarily-unavailable' } });
+					return [];
+				});
+				reported.push(...fixesOf(events));
+			}
+			const expected = (id: string) => Array.from({ length: readMode === 'everyFix' ? 5 : 4 }, (_, i) => `${id}@${new Date(T0 + (i + (readMode === 'everyFix' ? 1 : 2)) * 5 * MINUTE - MINUTE).toISOString()}`);
+			expect(reported.filter((entry) => entry.startsWith('b@'))).toEqual(expected('b'));
+			expect(reported.filter((entry) => entry.startsWith('c@'))).toEqual(expected('c'));
+		});
+	}, 20_000);
+
 	it.each(['latestFix', 'everyFix'])('reports what it read in time, and the next poll reads the rest: nothing lost, nothing twice (%s)', async (readMode) => {
 		const setNow = fakeDateFrom(T0);
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
@@ -237,6 +369,8 @@ describe('the poll\'s time budget (Max Poll Time)', () => {
 			const first = await h.poll(parameters, staticData);
 			expect(Date.now() - started).toBeLessThan(1_400);
 			expect(of(first, 'locationUpdated')).toEqual(['d-1', 'd-2']);
+			// Cut short, not failing: d-3 and d-4 take their turn, not the retried share of the budget.
+			expect(triggerState(staticData)).not.toHaveProperty('retry');
 			// Run twice from the same state (n8n's scheduler may), then on: the same ids, then the rest once.
 			const saved = restartedFrom(staticData);
 			setNow(T0 + 10 * MINUTE);

@@ -1,8 +1,10 @@
 // @host-zones: matrix
+import { plausiblePositions } from '../../nodes/SatelliteTrackingTrigger/detection/positions';
 import { fixProblem, MAX_PLAUSIBLE_SPEED_KMH } from '../../nodes/shared/geo/fixQuality';
 import { fuelUsed, summarizeDay } from '../../nodes/shared/trips/dailySummary';
 import { segmentItem } from '../../nodes/shared/trips/items';
 import { advance, newSegmenter, openSegments, segmentTrack, TRIP_DEFAULTS, type Segment } from '../../nodes/shared/trips/segment';
+import type { Location } from '../../nodes/shared/wire';
 import { dayRange, nextDay, startOfDay } from '../../nodes/shared/zonedDay';
 
 /** One degree of latitude on the haversine sphere, in metres. */
@@ -108,10 +110,27 @@ describe('fix quality', () => {
 		// 5 km in a minute is 300 km/h: fast, not impossible.
 		expect(fixProblem({ ...good, latitude: 52.545 }, before)).toBeUndefined();
 		expect(MAX_PLAUSIBLE_SPEED_KMH).toBeGreaterThan(300);
-		// A resend with the same timestamp a few metres off is not a jump.
+		// A resend with the same timestamp a few metres off is not a jump, and a buffer uploaded with
+		// the time of reconnection on every fix has no speed to judge.
 		expect(fixProblem(good, at(good.dateTime, 52.5001, 13.4))).toBeUndefined();
+		expect(fixProblem({ ...good, latitude: 53.4 }, at(good.dateTime, 52.5, 13.4))).toBeUndefined();
 		// A day later, 100 km is a drive.
 		expect(fixProblem({ ...good, latitude: 53.4 }, at('2024-04-30T10:00:00Z', 52.5, 13.4))).toBeUndefined();
+	});
+
+	it('is one rule for trips and the trigger: a light jet\'s leg is a journey for both, a glitch a glitch for both', () => {
+		// A fleet's small aircraft: 20 minutes at 750 km/h (a light jet's cruise), on the ground at
+		// (0, 0) once (no lock yet), and one multipath echo 60 km off within a minute.
+		const flight = new Recorder('2024-05-01T06:00:00Z').drive(10, 40).drive(20, 750).park(5);
+		const landed = flight.fixes[flight.fixes.length - 1];
+		flight.raw({ latitude: 0, longitude: 0 });
+		flight.raw({ latitude: landed.latitude + 0.54, longitude: landed.longitude });
+		flight.park(5);
+		const { positions } = plausiblePositions(flight.fixes as Location[], undefined);
+		const trips = segmentTrack(flight.fixes, TRIP_DEFAULTS);
+		expect(trips.skipped).toBe(2);
+		expect(positions).toHaveLength(flight.fixes.length - trips.skipped);
+		expect(trips.segments.reduce((sum, segment) => sum + segment.distanceMeters, 0) / 1000).toBeGreaterThan(250);
 	});
 });
 

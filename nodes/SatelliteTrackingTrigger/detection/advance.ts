@@ -45,6 +45,7 @@ export function advance(
 	outcomes: Map<string, ReadOutcome>,
 	settings: DetectionSettings,
 	now: Date,
+	unanswered: ReadonlySet<string> = new Set(),
 ): PollOutcome {
 	const readsById = new Map(plan.reads.map((read) => [read.deviceId, read]));
 	const next: Record<string, DeviceState> = {};
@@ -83,7 +84,9 @@ export function advance(
 	}
 	const state: TriggerState = { version: STATE_VERSION, devices: next, started: true };
 	if (baselinePending.length > 0) state.baselinePending = baselinePending;
-	const cursor = nextCursor(plan, (deviceId) => outcomes.has(deviceId), previous.cursor);
+	// A device the service cannot answer within Max Poll Time takes its turn and goes to the back:
+	// waited for first in every poll, it held the round robin there for good.
+	const cursor = nextCursor(plan, (deviceId) => outcomes.has(deviceId) || unanswered.has(deviceId), previous.cursor, unanswered);
 	if (cursor !== undefined) state.cursor = cursor;
 	const retry = failing(previous.retry ?? [], outcomes, listed);
 	if (retry.length > 0) state.retry = retry;

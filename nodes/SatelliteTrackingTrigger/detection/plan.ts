@@ -61,11 +61,19 @@ export function planReads(
 
 /**
  * The round robin's position after a poll: the last device of the rotation whose read ended with
- * every one before it; the previous position when none did; none when a full round ended.
+ * every one before it; the previous position when none did; none when a full round ended, unless
+ * some of it went `unanswered` in time: then after the last of those, so that the next round
+ * starts with the devices the service answers rather than waiting on the slow one first again.
  */
-export function nextCursor(plan: ReadPlan, ended: (deviceId: string) => boolean, previous?: string): string | undefined {
+export function nextCursor(
+	plan: ReadPlan,
+	ended: (deviceId: string) => boolean,
+	previous?: string,
+	unanswered: ReadonlySet<string> = new Set(),
+): string | undefined {
 	const done = plan.rotation.findIndex((deviceId) => !ended(deviceId));
-	if (done < 0) return plan.complete ? undefined : (plan.rotation[plan.rotation.length - 1] ?? previous);
+	if (done < 0 && plan.complete) return [...plan.rotation].reverse().find((deviceId) => unanswered.has(deviceId));
+	if (done < 0) return plan.rotation[plan.rotation.length - 1] ?? previous;
 	return done === 0 ? previous : plan.rotation[done - 1];
 }
 

@@ -1,6 +1,6 @@
 /**
- * Whether a fix can be used as a position at a time: pure, so the trips segmentation and the trigger's
- * GPS-quality checks judge fixes the same way.
+ * Whether a fix is a position: the one rule for the trips segmentation and the trigger's geofences
+ * and movements, so a fix one of them skips the other never uses. Pure.
  */
 import { parseServiceTime } from '../validation';
 import { distanceMeters } from './distance';
@@ -16,10 +16,13 @@ export interface TimedPosition {
 }
 
 /**
- * Faster than any road vehicle or boat the service tracks: a fix that would need more is a glitch
- * (a cold start, a multipath echo), not a drive.
+ * Faster over the ground than anything a satellite-tracked fleet moves in. Trucks and boats are far
+ * below it; small aircraft are not: a turboprop or light jet cruises at 500-800 km/h, and a jet with
+ * a jet-stream tailwind nears 1,100 km/h over the ground, so a lower limit (trips once used 500)
+ * turns real flight legs into glitches. A fix that would need more is a glitch (a cold start, a
+ * multipath echo), not a journey.
  */
-export const MAX_PLAUSIBLE_SPEED_KMH = 500;
+export const MAX_PLAUSIBLE_SPEED_KMH = 1200;
 
 /**
  * The error a consumer GPS may show on one fix: a jump within it is never "impossible", so two fixes
@@ -44,11 +47,13 @@ export function readFix(fix: { dateTime?: unknown; latitude?: unknown; longitude
 /**
  * Whether going from `previous` to `next` would need more than MAX_PLAUSIBLE_SPEED_KMH, allowing one
  * fix's position error. Order does not matter: a fix older than the previous one is judged by |Δt|.
+ * Fixes sharing a time are not judged: a tracker uploading its buffer after a loss of coverage may
+ * stamp every fix of the route it drove with the time it reconnected, so there is no speed to tell.
  */
 export function isImpossibleJump(previous: TimedPosition, next: TimedPosition): boolean {
 	const beyondError = distanceMeters(previous, next) - POSITION_ERROR_METERS;
-	if (beyondError <= 0) return false;
 	const hours = Math.abs(next.at - previous.at) / 3_600_000;
+	if (beyondError <= 0 || hours === 0) return false;
 	return beyondError / 1000 > MAX_PLAUSIBLE_SPEED_KMH * hours;
 }
 

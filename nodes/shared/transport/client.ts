@@ -15,7 +15,7 @@ import { quotaForAccount, RequestPacer } from './pacer';
 import { redact } from './redact';
 import { isRetryable, MAX_RETRIES, retryDelayMs } from './retryPolicy';
 import { DEFAULT_TIMEOUT_SECONDS, TOKEN_TIMEOUT_FIELD, tokenMatchesCredential } from './token';
-import { NO_TOKEN, TokenExchangeFailure, TokenSession, type FullResponse, type TokenGeneration } from './tokenSession';
+import { NO_TOKEN, TokenExchangeFailure, TokenSession, type FullResponse, type OutgoingRequest, type TokenGeneration } from './tokenSession';
 import { accountKey, fillPath, joinUrl } from './url';
 
 export type RequestContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
@@ -36,13 +36,26 @@ export interface RequestOptions {
 	body?: object;
 	/** The input item the request serves, named in the error it may raise. */
 	itemIndex?: number;
-	/** Epoch ms: no send, and no retry wait, past it (a poll's time budget); the last failure stands. */
+	/**
+	 * Epoch ms (a poll's time budget): no send, and no retry wait, past it, and no wait for an answer
+	 * (or for the token exchange it needs) beyond it; the last failure stands.
+	 */
 	deadline?: number;
+	/** Called as the request goes out (each attempt), after any wait for the pacer. */
+	onSent?: () => void;
 }
 
 type Exchange = { answer: unknown } | { failure: RequestFailure; tokenUsed: TokenGeneration };
 
 type Outcome = { ok: true; value: unknown } | { ok: false; failure: RequestFailure };
+
+/** Errors of requests a poll's time budget cut short: not the service's failure, only no time left. */
+const cutShort = new WeakSet<object>();
+
+/** Whether `error` says only that the poll's time budget ran out (before the request was sent or answered). */
+export function ranOutOfTime(error: unknown): boolean {
+	return typeof error === 'object' && error !== null && cutShort.has(error);
+}
 
 /** The service looked past the token: not a refusal of it, nor an overload or outage before any check. */
 function answeredPastTheToken(status: number): boolean {
@@ -73,7 +86,7 @@ export class TrackingApiClient {
 		private readonly timeoutMs: number,
 		private readonly maxRetries: number,
 	) {
-		this.tokens = new TokenSession(this.data, (method, url, body) => this.sendWithToken(method, url, body));
+		this.tokens = new TokenSession(this.data, (request) => this.sendWithToken(request));
 	}
 
 	static async create(context: RequestContext, options: ClientOptions): Promise<TrackingApiClient> {
@@ -83,7 +96,6 @@ export class TrackingApiClient {
 		// A token fetched with another Base URL, user name or key is no token for these (and must
 		// not be sent to another host): with the field empty, n8n fetches one for what is entered.
 		if (!tokenMatchesCredential(data)) data.token = '';
-		data[TOKEN_TIMEOUT_FIELD] = timeoutMs;
 		const stored = node.credentials?.[CREDENTIAL_TYPE];
 		const credentials: ICredentialsDecrypted = {
 			id: stored?.id ?? '',
@@ -117,7 +129,7 @@ export class TrackingApiClient {
 
 	private toError(failure: RequestFailure, itemIndex?: number) {
 		const secrets = this.tokens.secrets;
-		return toNodeApiError(
+		const error = toNodeApiError(
 			this.node,
 			{
 				...failure,
@@ -126,22 +138,33 @@ export class TrackingApiClient {
 			},
 			itemIndex,
 		);
+		if (failure.outOfTime === true) cutShort.add(error);
+		return error;
 	}
 
-	private async call(name: EndpointName, { params = {}, body, deadline = Infinity }: RequestOptions): Promise<Outcome> {
+	private async call(name: EndpointName, { params = {}, body, deadline = Infinity, onSent }: RequestOptions): Promise<Outcome> {
 		const endpoint: Endpoint = ENDPOINTS[name];
 		const url = joinUrl(String(this.data.baseUrl ?? ''), fillPath(endpoint.path, params));
 		for (let attempt = 0; ; attempt++) {
 			const release = await this.pacer.acquire();
-			if (Date.now() >= deadline) {
+			const remainingMs = deadline - Date.now();
+			if (remainingMs <= 0) {
 				release();
-				return { ok: false, failure: { message: "The poll's time budget ran out before this request was sent" } };
+				return { ok: false, failure: { message: "The poll's time budget (Max Poll Time) ran out before this request was sent", outOfTime: true } };
 			}
+			// n8n's durable scheduler abandons a poll that outlives its timeout: a stalled answer must
+			// not hold the poll for the whole Timeout setting once the budget has less left.
+			const timeoutMs = Math.min(this.timeoutMs, remainingMs);
 			let exchange: Exchange;
 			try {
-				exchange = await this.exchange(endpoint.method, url, body);
+				onSent?.();
+				exchange = await this.exchange({ method: endpoint.method, url, body, timeoutMs });
 			} finally {
 				release();
+			}
+			if (!('answer' in exchange) && timeoutMs < this.timeoutMs && exchange.failure.networkCode === 'ETIMEDOUT') {
+				const failure = exchange.failure;
+				return { ok: false, failure: { ...failure, message: `${failure.message}, within what was left of the poll's time budget (Max Poll Time)`, outOfTime: true } };
 			}
 			if ('answer' in exchange) {
 				this.pacer.succeeded();
@@ -180,9 +203,9 @@ export class TrackingApiClient {
 		return this.credentials.data as ICredentialDataDecryptedObject;
 	}
 
-	private async exchange(method: string, url: string, body?: object): Promise<Exchange> {
+	private async exchange(request: OutgoingRequest): Promise<Exchange> {
 		try {
-			const { response, tokenUsed } = await this.tokens.send(method, url, body);
+			const { response, tokenUsed } = await this.tokens.send(request);
 			this.noteUsage(response.body);
 			if (answeredPastTheToken(response.statusCode)) this.tokens.accepted(tokenUsed);
 			if (response.statusCode >= 200 && response.statusCode < 300) return { answer: response.body };
@@ -192,7 +215,7 @@ export class TrackingApiClient {
 				const tokenUrl = joinUrl(String(this.data.baseUrl ?? ''), TOKEN_PATH);
 				return { failure: { ...describeFailure(error.reason, tokenUrl), tokenExchangeFailed: true }, tokenUsed: NO_TOKEN };
 			}
-			return { failure: describeFailure(error, url), tokenUsed: NO_TOKEN };
+			return { failure: describeFailure(error, request.url), tokenUsed: NO_TOKEN };
 		}
 	}
 
@@ -203,7 +226,9 @@ export class TrackingApiClient {
 		if (this.newestUsage === undefined || counters.apiUsage >= this.newestUsage.apiUsage) this.newestUsage = counters;
 	}
 
-	private async sendWithToken(method: string, url: string, body?: object): Promise<FullResponse> {
+	private async sendWithToken({ method, url, body, timeoutMs }: OutgoingRequest): Promise<FullResponse> {
+		// Read by the credential's preAuthentication when this request carries the token exchange.
+		this.data[TOKEN_TIMEOUT_FIELD] = timeoutMs;
 		return (await this.context.helpers.httpRequestWithAuthentication.call(
 			this.context,
 			CREDENTIAL_TYPE,
@@ -212,7 +237,7 @@ export class TrackingApiClient {
 				url,
 				body,
 				json: true,
-				timeout: this.timeoutMs,
+				timeout: timeoutMs,
 				skipSslCertificateValidation: this.data.allowUnauthorizedCerts === true,
 				// Statuses are read here rather than thrown, to keep Retry-After and the vendor's body.
 				ignoreHttpStatusErrors: true,

@@ -15,6 +15,8 @@ export interface RequestFailure extends FailureFacts {
 	retryAfterMs?: number;
 	/** The token exchange failed, so the request was never sent. */
 	tokenExchangeFailed?: boolean;
+	/** A poll's time budget ran out before the request was sent or answered. */
+	outOfTime?: boolean;
 	/** The service's own `error` text, when the answer had one. */
 	vendorText?: string;
 }

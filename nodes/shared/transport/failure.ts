@@ -16,7 +16,7 @@ export function declaredFailure(failure: RequestFailure): DeclaredFailure | unde
 	// What the service asked, not the client's own capped wait: the scheduler waits as asked.
 	const wait = failure.retryAfterMs !== undefined && failure.retryAfterMs > 0 ? { retryAfterMs: failure.retryAfterMs } : {};
 	if (failure.status === 429) return { cause: 'rate-limited', ...wait };
-	if ((failure.status !== undefined && failure.status >= 500) || failure.networkCode !== undefined) {
+	if ((failure.status !== undefined && failure.status >= 500) || failure.networkCode !== undefined || failure.outOfTime === true) {
 		return { cause: 'temporarily-unavailable', ...wait };
 	}
 	return undefined;

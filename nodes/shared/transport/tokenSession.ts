@@ -10,7 +10,15 @@ export interface FullResponse {
 	body: unknown;
 }
 
-type SendWithToken = (method: string, url: string, body?: object) => Promise<FullResponse>;
+/** One request as sent: `timeoutMs` bounds it and, when it carries the token exchange, that exchange too. */
+export interface OutgoingRequest {
+	method: string;
+	url: string;
+	body?: object;
+	timeoutMs: number;
+}
+
+type SendWithToken = (request: OutgoingRequest) => Promise<FullResponse>;
 
 /**
  * Which token a request went with: the number of the exchange that fetched it (0 for the token
@@ -125,19 +133,19 @@ export class TokenSession {
 	 * the shared credential data. A refused key, or a token endpoint that failed twice or hung,
 	 * fails the rest at once.
 	 */
-	async send(method: string, url: string, body?: object) {
+	async send(request: OutgoingRequest) {
 		while (this.needsToken()) {
 			const fatal = this.tokenRefusal ?? this.tokenOutage;
 			if (fatal !== undefined) throw new TokenExchangeFailure(fatal);
-			if (this.tokenFetch === undefined) return await this.sendAlone(method, url, body);
+			if (this.tokenFetch === undefined) return await this.sendAlone(request);
 			await this.tokenFetch;
 		}
-		return await this.sendWithCredential(method, url, body);
+		return await this.sendWithCredential(request);
 	}
 
-	private async sendAlone(method: string, url: string, body?: object) {
+	private async sendAlone(request: OutgoingRequest) {
 		this.data.token = '';
-		const solo = this.sendAfterBackoff(method, url, body);
+		const solo = this.sendAfterBackoff(request);
 		this.tokenFetch = solo.then(
 			() => undefined,
 			(error) => this.noteExchangeFailure(error),
@@ -156,7 +164,7 @@ export class TokenSession {
 	 * A second exchange, on behalf of every request waiting, comes after a short backoff. A token
 	 * another run of this process is fetching with the same values is taken instead of a new one.
 	 */
-	private async sendAfterBackoff(method: string, url: string, body?: object) {
+	private async sendAfterBackoff(request: OutgoingRequest) {
 		if (this.exchangeFailures > 0) await sleep(retryDelayMs(0, undefined, Math.random));
 		const key = credentialFingerprint(this.data);
 		const underWay = exchangesUnderWay.get(key);
@@ -165,13 +173,13 @@ export class TokenSession {
 			Object.assign(this.data, shared);
 			this.tokenGeneration++;
 			this.noteToken(shared.token);
-			return await this.sendWithCredential(method, url, body);
+			return await this.sendWithCredential(request);
 		}
 		let settle: (token: StoredToken | undefined) => void = () => undefined;
 		const exchange = new Promise<StoredToken | undefined>((resolve) => (settle = resolve));
 		exchangesUnderWay.set(key, exchange);
 		try {
-			return await this.sendWithCredential(method, url, body);
+			return await this.sendWithCredential(request);
 		} finally {
 			const { token, tokenExpires, tokenFingerprint } = this.data;
 			settle(typeof token === 'string' && token !== '' ? { token, tokenExpires, tokenFingerprint } : undefined);
@@ -201,12 +209,12 @@ export class TokenSession {
 		if (typeof token === 'string' && token !== '') this.seenTokens.add(token);
 	}
 
-	private async sendWithCredential(method: string, url: string, body?: object) {
+	private async sendWithCredential(request: OutgoingRequest) {
 		// With the token field empty, n8n runs the exchange before sending: a new token, whatever its text.
 		const fetching = String(this.data.token ?? '') === '';
 		const tokenUsed = fetching ? ++this.tokenGeneration : this.tokenGeneration;
 		try {
-			return { response: await this.sendWithToken(method, url, body), tokenUsed };
+			return { response: await this.sendWithToken(request), tokenUsed };
 		} finally {
 			if (fetching) this.noteToken(this.data.token);
 		}

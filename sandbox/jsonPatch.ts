@@ -4,6 +4,7 @@
  * operation (a failed `test` included) leaves the stored resource as it was.
  */
 import { JSON_PATCH_OPS, type JsonPatchOperation } from './vendorApi';
+import { hasOwn, isRecord } from './validation';
 
 export class JsonPatchError extends Error {}
 
@@ -158,12 +159,4 @@ function sameJson(a: unknown, b: unknown): boolean {
 		return keys.length === Object.keys(b).length && keys.every((key) => hasOwn(b, key) && sameJson(a[key], b[key]));
 	}
 	return a === b;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function hasOwn(object: object, key: string): boolean {
-	return Object.prototype.hasOwnProperty.call(object, key);
 }

@@ -1,22 +1,57 @@
-import { startSandbox, type Sandbox } from '../sandbox/server';
+import { DEMO_API_KEY, DEMO_USER_NAME, startSandbox, type Sandbox } from '../sandbox/server';
 
 /** One small request must not knock the sandbox over (issue 24): it answers 4xx and keeps serving. */
 describe('sandbox bounds', () => {
 	let sandbox: Sandbox;
+	let token: string;
 	beforeAll(async () => {
 		sandbox = await startSandbox({ port: 0 });
+		const answer = await post('/api/Auth/Token', { userName: DEMO_USER_NAME, apiKey: DEMO_API_KEY });
+		token = ((await answer.json()) as { token: string }).token;
 	});
 	afterAll(async () => await sandbox?.close());
 
-	it('POST /__sandbox/move {"minutes": 1e9} answers 400 naming the bound, and the sandbox still serves', async () => {
-		const answer = await fetch(`${sandbox.url}/__sandbox/move`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ minutes: 1e9 }),
+	const send = (method: string, path: string, body: string, root = sandbox.url) =>
+		fetch(`${root}${path}`, {
+			method,
+			headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+			body,
 		});
+	const post = (path: string, body: unknown, root?: string) => send('POST', path, JSON.stringify(body), root);
+	const errorOf = async (answer: Response) => ((await answer.json()) as { error: string }).error;
+
+	it('POST /__sandbox/move {"minutes": 1e9} answers 400 naming the bound, and the sandbox still serves', async () => {
+		const answer = await post('/__sandbox/move', { minutes: 1e9 });
 		expect(answer.status).toBe(400);
-		expect(((await answer.json()) as { error: string }).error).toContain('at most 10080');
-		const moved = await fetch(`${sandbox.url}/__sandbox/move`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"minutes": 10}' });
+		expect(await errorOf(answer)).toContain('at most 10080');
+		const moved = await post('/__sandbox/move', { minutes: 10 });
 		expect(moved.status).toBe(200);
+	});
+
+	describe.each(['constructor', 'toString', 'hasOwnProperty', '__proto__', 'valueOf'])('a field named %s', (field) => {
+		const withField = (body: Record<string, unknown>) => `${JSON.stringify(body).slice(0, -1)},"${field}":1}`;
+		const user = { name: 'N', email: `${field}@example.com`, country: 'US', timeZone: 'Europe/London' };
+
+		it.each([
+			['POST', '/api/groups', withField({ name: 'G' }), 'group'],
+			['PUT', '/api/groups/grp-1', withField({ name: 'G' }), 'group'],
+			['PATCH', '/api/groups/grp-1', JSON.stringify([{ op: 'add', path: `/${field}`, value: 1 }]), 'group'],
+			['POST', '/api/users', withField(user), 'user'],
+			['PUT', '/api/users/usr-1', withField(user), 'user'],
+			['PATCH', '/api/users/usr-1', JSON.stringify([{ op: 'add', path: `/${field}`, value: 1 }]), 'user'],
+			['POST', '/api/devices/device001/sendCommand', withField({ command: 'reboot' }), 'command request'],
+		])('in %s %s answers 400 naming it as unknown', async (method, path, body, what) => {
+			const answer = await send(method, `${path}?${field}=1`, body);
+			expect(await errorOf(answer)).toBe(`Unknown field "${field}" in the ${what}.`);
+			expect(answer.status).toBe(400);
+		});
+
+		it('in a submitted location answers 400 naming it as unknown', async () => {
+			const range = { from: '2024-01-01T00:00:00Z', to: '2024-01-02T00:00:00Z' };
+			const location = { dateTime: '2024-01-01T12:00:00Z', latitude: 1, longitude: 2 };
+			const answer = await send('POST', '/api/devices/device001/locations', `{"from":"${range.from}","to":"${range.to}","location":${withField(location)}}`);
+			expect(await errorOf(answer)).toBe(`Unknown field "${field}" in the location.`);
+			expect(answer.status).toBe(400);
+		});
 	});
 });

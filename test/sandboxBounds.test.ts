@@ -54,4 +54,12 @@ describe('sandbox bounds', () => {
 			expect(answer.status).toBe(400);
 		});
 	});
+
+	it('refuses a patch of more than 1000 operations with 400 naming the limit', async () => {
+		const test = { op: 'test', path: '/id', value: 'grp-1' };
+		expect((await send('PATCH', '/api/groups/grp-1', JSON.stringify(Array(1000).fill(test)))).status).toBe(200);
+		const answer = await send('PATCH', '/api/groups/grp-1', JSON.stringify(Array(1001).fill(test)));
+		expect(answer.status).toBe(400);
+		expect(await errorOf(answer)).toBe('A patch may have at most 1000 operations; this one has 1001.');
+	});
 });

@@ -55,6 +55,21 @@ describe('sandbox bounds', () => {
 		});
 	});
 
+	it('refuses a body nested more than 64 levels deep with 400, and its request log still serialises', async () => {
+		const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+		const answer = await send('PATCH', '/api/groups/grp-1', `[{"op":"add","path":"/description","value":${deep}}]`);
+		expect(answer.status).toBe(400);
+		expect(await errorOf(answer)).toBe('The request body nests arrays and objects more than 64 levels deep.');
+		const sunk = await send('POST', '/__sink/deep', deep, sandbox.rootUrl);
+		expect(sunk.status).toBe(200);
+		for (const log of ['requests', 'sink']) {
+			const read = await fetch(`${sandbox.rootUrl}/__sandbox/${log}`);
+			expect(read.status).toBe(200);
+		}
+		const shallow = await send('PATCH', '/api/groups/grp-1', JSON.stringify([{ op: 'add', path: '/description', value: 'a [{ "]" } string' }]));
+		expect(shallow.status).toBe(200);
+	});
+
 	it('refuses a patch of more than 1000 operations with 400 naming the limit', async () => {
 		const test = { op: 'test', path: '/id', value: 'grp-1' };
 		expect((await send('PATCH', '/api/groups/grp-1', JSON.stringify(Array(1000).fill(test)))).status).toBe(200);

@@ -28,6 +28,22 @@ describe('sandbox bounds', () => {
 		expect(moved.status).toBe(200);
 	});
 
+	it('POST /__sandbox/move counts a repeated device id once and answers 400 beyond 100000 fixes', async () => {
+		const repeated = await post('/__sandbox/move', { minutes: 10080, deviceIds: Array(1000).fill('device001') });
+		expect(repeated.status).toBe(200);
+		expect(await repeated.json()).toEqual({ ok: true, moved: { device001: 2016 } });
+		const many = await startSandbox({ port: 0, deviceCount: 100 });
+		try {
+			const before = many.store.locations('device001')!.length;
+			const answer = await post('/__sandbox/move', { minutes: 10080 }, many.rootUrl);
+			expect(answer.status).toBe(400);
+			expect(await errorOf(answer)).toMatch(/at most 100000 fixes per request .*; \d+ devices over 10080 minutes would add \d+\./);
+			expect(many.store.locations('device001')!.length).toBe(before);
+		} finally {
+			await many.close();
+		}
+	});
+
 	describe.each(['constructor', 'toString', 'hasOwnProperty', '__proto__', 'valueOf'])('a field named %s', (field) => {
 		const withField = (body: Record<string, unknown>) => `${JSON.stringify(body).slice(0, -1)},"${field}":1}`;
 		const user = { name: 'N', email: `${field}@example.com`, country: 'US', timeZone: 'Europe/London' };

@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Alert, Device } from './vendorApi';
 import type { SandboxApp } from './app';
+import { ApiError } from './apiError';
 import type { FaultSpec } from './faults';
 import { bodyForLog, jsonAnswer, readBody, send } from './http';
 import type { RuntimeOptions } from './options';
@@ -14,6 +15,8 @@ import type { FixInput, MoveRequest } from './store';
 import { isRecord } from './validation';
 
 export const CONTROL_PREFIX = '__sandbox';
+/** Test data (`POST /__sandbox/fixes`) may be larger than an API body. */
+const MAX_CONTROL_BODY_BYTES = 50 * 1024 * 1024;
 export const SINK_PREFIX = '__sink';
 
 export interface ControlTarget {
@@ -71,7 +74,14 @@ export async function handleControl(
 	response: ServerResponse,
 	query: URLSearchParams,
 ): Promise<void> {
-	const body = bodyForLog(await readBody(request, 50 * 1024 * 1024));
+	let raw: Buffer;
+	try {
+		raw = await readBody(request, MAX_CONTROL_BODY_BYTES);
+	} catch (error) {
+		const status = error instanceof ApiError ? error.status : 400;
+		return send(response, jsonAnswer(status, { ok: false, error: error.message }));
+	}
+	const body = bodyForLog(raw);
 	if (control.area === SINK_PREFIX) {
 		app.recorder.sunk({
 			method: request.method ?? 'GET',

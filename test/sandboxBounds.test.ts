@@ -44,6 +44,24 @@ describe('sandbox bounds', () => {
 		}
 	});
 
+	it('answers 413, not 500, for a control-route body over 50 MiB', async () => {
+		const answer = await send('POST', '/__sandbox/fixes', 'x'.repeat(50 * 1024 * 1024 + 1), sandbox.rootUrl);
+		expect(answer.status).toBe(413);
+		expect(await errorOf(answer)).toBe('The request body exceeds 52428800 bytes.');
+		expect((await fetch(`${sandbox.rootUrl}/__sandbox/stats`)).status).toBe(200);
+	});
+
+	it('refuses a hugeBody fault of more than 256 MiB with 400 instead of failing every matching request later', async () => {
+		try {
+			const answer = await post('/__sandbox/faults', { kind: 'hugeBody', sizeBytes: 1e12 }, sandbox.rootUrl);
+			expect(answer.status).toBe(400);
+			expect(await errorOf(answer)).toBe('sizeBytes must be a whole number of bytes from 0 to 268435456 (256 MiB).');
+			expect(sandbox.faults.list()).toEqual([]);
+		} finally {
+			sandbox.faults.clear();
+		}
+	});
+
 	describe.each(['constructor', 'toString', 'hasOwnProperty', '__proto__', 'valueOf'])('a field named %s', (field) => {
 		const withField = (body: Record<string, unknown>) => `${JSON.stringify(body).slice(0, -1)},"${field}":1}`;
 		const user = { name: 'N', email: `${field}@example.com`, country: 'US', timeZone: 'Europe/London' };

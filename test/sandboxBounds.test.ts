@@ -1,3 +1,4 @@
+// @host-zones: matrix
 import { DEMO_API_KEY, DEMO_USER_NAME, startSandbox, type Sandbox } from '../sandbox/server';
 
 /** One small request must not knock the sandbox over (issue 24): it answers 4xx and keeps serving. */

@@ -1,3 +1,4 @@
+// @host-zones: matrix
 /**
  * The sandbox as `npm run sandbox` runs it, its own process, fed what a new user's typo or a broken
  * client may send (issue 24): it never dies and never answers 500 for the caller's mistake. The

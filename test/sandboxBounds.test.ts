@@ -1,4 +1,5 @@
 // @host-zones: matrix
+import { RUNTIME_DEFAULTS } from '../sandbox/options';
 import { DEMO_API_KEY, DEMO_USER_NAME, startSandbox, type Sandbox } from '../sandbox/server';
 
 /** One small request must not knock the sandbox over (issue 24): it answers 4xx and keeps serving. */
@@ -12,7 +13,7 @@ describe('sandbox bounds', () => {
 	});
 	afterAll(async () => await sandbox?.close());
 
-	const send = (method: string, path: string, body: string, root = sandbox.url) =>
+	const send = (method: string, path: string, body: string | undefined, root = sandbox.url) =>
 		fetch(`${root}${path}`, {
 			method,
 			headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -60,6 +61,27 @@ describe('sandbox bounds', () => {
 			expect(sandbox.faults.list()).toEqual([]);
 		} finally {
 			sandbox.faults.clear();
+		}
+	});
+
+	it.each([
+		[{ clock: 'x' }, 'Unknown option "clock"'],
+		[{ accounts: 5 }, 'accounts must be an array of { userName, apiKey } strings.'],
+		[{ accounts: [{ userName: 'a' }] }, 'accounts must be an array of { userName, apiKey } strings.'],
+		[{ latencyMs: 1e12 }, 'latencyMs must be milliseconds from 0 to 600000.'],
+		[{ rateLimit: { requests: 0, windowMs: 1000 } }, 'rateLimit must be null or'],
+		[{ tokenLifetimeSeconds: 'soon' }, 'tokenLifetimeSeconds must be a whole number of seconds, 1 or more.'],
+		[{ constructor: 1 }, 'Unknown option "constructor"'],
+	])('refuses POST /__sandbox/options %j with 400, and API calls still work', async (options, error) => {
+		try {
+			const answer = await post('/__sandbox/options', options, sandbox.rootUrl);
+			expect(answer.status).toBe(400);
+			expect(await errorOf(answer)).toContain(error);
+			const tokenCall = await post('/api/Auth/Token', { userName: DEMO_USER_NAME, apiKey: DEMO_API_KEY });
+			expect(tokenCall.status).toBe(200);
+			expect((await send('GET', '/api/devices', undefined)).status).toBe(200);
+		} finally {
+			sandbox.setOptions(RUNTIME_DEFAULTS);
 		}
 	});
 

@@ -18,6 +18,8 @@ export interface SandboxProcessOptions {
 	rateLimit?: { requests: number; windowMs: number };
 	/** Keep this many newest entries in the request log (sliding-window counts need all of them). */
 	requestLogLimit?: number;
+	/** V8's old-space limit in MiB: a request that would exhaust memory then kills the process in seconds, not minutes. */
+	maxHeapMb?: number;
 }
 
 export interface SandboxProcess {
@@ -34,6 +36,8 @@ export interface SandboxProcess {
 	/** Adds a device, and a history to it. */
 	addDevice(device: { id: string; name: string }): Promise<void>;
 	addFixes(deviceId: string, locations: object[]): Promise<void>;
+	/** False once the process has exited, however it exited. */
+	isAlive(): boolean;
 	close(): Promise<void>;
 }
 
@@ -47,7 +51,8 @@ process.once('exit', () => {
 const READY = /^SANDBOX_READY (\S+)/;
 
 export async function startSandboxProcess(options: SandboxProcessOptions = {}): Promise<SandboxProcess> {
-	const args = ['--import', 'tsx', join(ROOT, 'sandbox', 'cli.ts'), '--port', '0'];
+	const heap = options.maxHeapMb === undefined ? [] : [`--max-old-space-size=${options.maxHeapMb}`];
+	const args = [...heap, '--import', 'tsx', join(ROOT, 'sandbox', 'cli.ts'), '--port', '0'];
 	if (options.devices !== undefined) args.push('--devices', String(options.devices));
 	if (options.users !== undefined) args.push('--users', String(options.users));
 	if (options.latencyMs) args.push('--latency', String(options.latencyMs));
@@ -80,6 +85,7 @@ export async function startSandboxProcess(options: SandboxProcessOptions = {}): 
 		setOptions: async (runtime) => void (await control('POST', 'options', runtime)),
 		addDevice: async (device) => void (await control('POST', 'devices', { device })),
 		addFixes: async (deviceId, locations) => void (await control('POST', 'fixes', { deviceId, locations })),
+		isAlive: () => child.exitCode === null && child.signalCode === null,
 		close: () => stop(child),
 	};
 	if (options.requestLogLimit !== undefined) await sandbox.setOptions({ requestLogLimit: options.requestLogLimit });

@@ -7,13 +7,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Alert, Device } from './vendorApi';
 import type { SandboxApp } from './app';
+import { ApiError } from './apiError';
 import type { FaultSpec } from './faults';
 import { bodyForLog, jsonAnswer, readBody, send } from './http';
 import type { RuntimeOptions } from './options';
 import type { FixInput, MoveRequest } from './store';
-import { isRecord } from './validation';
+import { hasOwn, isRecord } from './validation';
 
 export const CONTROL_PREFIX = '__sandbox';
+/** Test data (`POST /__sandbox/fixes`) may be larger than an API body. */
+const MAX_CONTROL_BODY_BYTES = 50 * 1024 * 1024;
 export const SINK_PREFIX = '__sink';
 
 export interface ControlTarget {
@@ -51,7 +54,7 @@ const ACTIONS: Record<string, ControlAction> = {
 	'GET faults': (app) => app.faults.list().map((fault) => ({ ...fault, match: describeMatch(fault) })),
 	'POST faults': (app, body) => ok({ id: app.faults.inject(faultFromJson(body)).id }),
 	'DELETE faults': (app) => (app.faults.clear(), ok()),
-	'POST options': (app, body) => (app.setOptions(body as Partial<RuntimeOptions>), ok()),
+	'POST options': (app, body) => (app.setOptions(optionsFromJson(body)), ok()),
 	'POST fix': (app, body) => ok({ location: app.store.addFix(String(body.deviceId), body.location as FixInput) }),
 	'POST fixes': (app, body) => ok({ added: (body.locations as FixInput[]).map((location) => app.store.addFix(String(body.deviceId), location)).length }),
 	'POST alert': (app, body) => ok({ alert: app.store.addAlert(String(body.deviceId), body.alert as Partial<Alert>) }),
@@ -71,7 +74,14 @@ export async function handleControl(
 	response: ServerResponse,
 	query: URLSearchParams,
 ): Promise<void> {
-	const body = bodyForLog(await readBody(request, 50 * 1024 * 1024));
+	let raw: Buffer;
+	try {
+		raw = await readBody(request, MAX_CONTROL_BODY_BYTES);
+	} catch (error) {
+		const status = error instanceof ApiError ? error.status : 400;
+		return send(response, jsonAnswer(status, { ok: false, error: error.message }));
+	}
+	const body = bodyForLog(raw);
 	if (control.area === SINK_PREFIX) {
 		app.recorder.sunk({
 			method: request.method ?? 'GET',
@@ -92,6 +102,36 @@ export async function handleControl(
 	} catch (error) {
 		send(response, jsonAnswer(400, { ok: false, error: error.message }));
 	}
+}
+
+const isWhole = (value: unknown, min: number) => Number.isInteger(value) && (value as number) >= min;
+const isBetween = (value: unknown, min: number, max: number) => typeof value === 'number' && value >= min && value <= max;
+const isAccount = (value: unknown) => isRecord(value) && typeof value.userName === 'string' && typeof value.apiKey === 'string';
+const isRateLimit = (value: unknown) =>
+	value === null ||
+	(isRecord(value) && isWhole(value.requests, 1) && isBetween(value.windowMs, 1, 2 ** 31 - 1) && ['boolean', 'undefined'].includes(typeof value.includeTokenCalls));
+
+/**
+ * The runtime options JSON can set, each checked: `{"clock": "x"}` or `{"accounts": 5}` was taken as
+ * given and failed every later request with a 500. `clock` is a function, so it is set in-process only.
+ */
+const JSON_OPTIONS: Record<Exclude<keyof RuntimeOptions, 'clock'>, { expected: string; accepts(value: unknown): boolean }> = {
+	tokenLifetimeSeconds: { expected: 'a whole number of seconds, 1 or more', accepts: (v) => isWhole(v, 1) },
+	tokenFailureStatus: { expected: 'an HTTP status from 200 to 599', accepts: (v) => isWhole(v, 200) && (v as number) <= 599 },
+	rateLimit: { expected: 'null or { requests: 1 or more, windowMs: 1 to 2147483647, includeTokenCalls?: true or false }', accepts: isRateLimit },
+	retryAfterHeader: { expected: 'true or false', accepts: (v) => typeof v === 'boolean' },
+	latencyMs: { expected: 'milliseconds from 0 to 600000', accepts: (v) => isBetween(v, 0, 600_000) },
+	accounts: { expected: 'an array of { userName, apiKey } strings', accepts: (v) => Array.isArray(v) && v.every(isAccount) },
+	requestLogLimit: { expected: 'a whole number of 0 or more', accepts: (v) => isWhole(v, 0) },
+};
+
+function optionsFromJson(body: Record<string, unknown>): Partial<RuntimeOptions> {
+	for (const [key, value] of Object.entries(body)) {
+		if (!hasOwn(JSON_OPTIONS, key)) throw new Error(`Unknown option "${key}"; JSON can set ${Object.keys(JSON_OPTIONS).join(', ')}.`);
+		const option = JSON_OPTIONS[key as keyof typeof JSON_OPTIONS];
+		if (!option.accepts(value)) throw new Error(`${key} must be ${option.expected}.`);
+	}
+	return body as Partial<RuntimeOptions>;
 }
 
 /** JSON cannot carry a RegExp: `match.pathPattern` is its source. */

@@ -22,6 +22,9 @@ export const FAULT_KINDS = [
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
+/** A hugeBody answer is built in memory: 1e12 bytes failed every matching request with a 500, 1e9 risked the process. */
+const MAX_HUGE_BODY_BYTES = 256 * 1024 * 1024;
+
 export interface FaultMatch {
 	method?: string;
 	/**
@@ -89,6 +92,10 @@ export class FaultInjector {
 	inject(spec: FaultSpec): Fault {
 		if (!(FAULT_KINDS as readonly string[]).includes(spec.kind)) {
 			throw new Error(`Unknown fault kind "${spec.kind}"; expected one of ${FAULT_KINDS.join(', ')}.`);
+		}
+		const { sizeBytes } = spec;
+		if (sizeBytes !== undefined && !(Number.isInteger(sizeBytes) && sizeBytes >= 0 && sizeBytes <= MAX_HUGE_BODY_BYTES)) {
+			throw new Error(`sizeBytes must be a whole number of bytes from 0 to ${MAX_HUGE_BODY_BYTES} (256 MiB).`);
 		}
 		const fault: Fault = { times: Infinity, ...spec, id: ++this.lastId, applied: 0 };
 		this.faults.push(fault);

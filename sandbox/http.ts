@@ -47,26 +47,55 @@ export function readBody(request: IncomingMessage, maxBytes: number): Promise<Bu
 	});
 }
 
-/** undefined for an empty body; throws 415 for a declared non-JSON type and 400 for unparsable JSON. */
+/**
+ * Arrays and objects nested deeper than this are refused. JSON.parse takes any depth, but what then
+ * walks the value recursively does not: a 200,000-deep body overflowed the stack of the request log's
+ * JSON.stringify, and GET /__sandbox/requests failed from then on. The vendor's bodies nest 3 deep.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** undefined for an empty body; throws 415 for a declared non-JSON type and 400 for unparsable or too deep JSON. */
 export function parseJson(raw: Buffer, contentType: string | undefined): unknown {
 	if (raw.length === 0) return undefined;
 	if (contentType && !/[/+]json\b/i.test(contentType)) {
 		throw new ApiError(415, `Unsupported Content-Type "${contentType}": send application/json.`);
 	}
+	const text = raw.toString('utf8');
+	if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+		throw new ApiError(400, `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`);
+	}
 	try {
-		return JSON.parse(raw.toString('utf8'));
+		return JSON.parse(text);
 	} catch {
 		throw new ApiError(400, 'The request body is not valid JSON.');
 	}
 }
 
-/** For logs: the parsed JSON when there is some, else the text as sent. */
+/** For logs: the parsed JSON when there is some (and it is not too deep to serialise), else the text as sent. */
 export function bodyForLog(raw: Buffer): unknown {
 	if (raw.length === 0) return undefined;
 	const text = raw.toString('utf8');
+	if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return text;
 	try {
 		return JSON.parse(text);
 	} catch {
 		return text;
 	}
+}
+
+/** Counts brackets outside strings; a malformed text is for JSON.parse to refuse. */
+function nestsDeeperThan(text: string, maxDepth: number): boolean {
+	let depth = 0;
+	let inString = false;
+	for (let i = 0; i < text.length; i++) {
+		const char = text[i];
+		if (inString) {
+			if (char === '\\') i++;
+			else if (char === '"') inString = false;
+		} else if (char === '"') inString = true;
+		else if (char === '[' || char === '{') {
+			if (++depth > maxDepth) return true;
+		} else if (char === ']' || char === '}') depth--;
+	}
+	return false;
 }

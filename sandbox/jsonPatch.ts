@@ -2,19 +2,31 @@
  * RFC 6902 JSON Patch — add, remove, replace, move, copy and test, as the user PATCH page lists
  * them — over RFC 6901 JSON Pointers. A patch applies to a copy and all-or-nothing: a failing
  * operation (a failed `test` included) leaves the stored resource as it was.
+ *
+ * What one patch may cost is bounded: 40 self-`copy` operations in a 2 kB body double the document
+ * 40 times, which ran `npm run sandbox` out of memory (issue 24).
  */
 import { JSON_PATCH_OPS, type JsonPatchOperation } from './vendorApi';
+import { hasOwn, isRecord } from './validation';
 
 export class JsonPatchError extends Error {}
+
+export const MAX_PATCH_OPERATIONS = 1000;
+/**
+ * What add, replace and copy may put into the document over a whole patch, counted as JSON text.
+ * Counting what is added, not the document, keeps the check's own cost bounded by this budget.
+ */
+export const MAX_PATCH_ADDED_BYTES = 1024 * 1024;
 
 type Container = Record<string, unknown> | unknown[];
 
 export function applyJsonPatch<T>(document: T, patch: unknown): T {
 	const operations = parsePatch(patch);
 	let result: unknown = structuredClone(document);
+	const budget = { bytesLeft: MAX_PATCH_ADDED_BYTES };
 	operations.forEach((operation, index) => {
 		try {
-			result = applyOperation(result, operation);
+			result = applyOperation(result, operation, budget);
 		} catch (error) {
 			throw new JsonPatchError(`Patch operation ${index} (${operation.op} ${operation.path}): ${error.message}`);
 		}
@@ -25,6 +37,9 @@ export function applyJsonPatch<T>(document: T, patch: unknown): T {
 function parsePatch(patch: unknown): JsonPatchOperation[] {
 	if (!Array.isArray(patch)) {
 		throw new JsonPatchError('The body must be a JSON Patch array (RFC 6902), e.g. [{"op":"replace","path":"/name","value":"New"}].');
+	}
+	if (patch.length > MAX_PATCH_OPERATIONS) {
+		throw new JsonPatchError(`A patch may have at most ${MAX_PATCH_OPERATIONS} operations; this one has ${patch.length}.`);
 	}
 	return patch.map((operation, index) => parseOperation(operation, index));
 }
@@ -50,24 +65,59 @@ function parseOperation(operation: unknown, index: number): JsonPatchOperation {
 
 type Edit = { kind: 'add' | 'replace'; value: unknown } | { kind: 'remove' };
 
-function applyOperation(document: unknown, operation: JsonPatchOperation): unknown {
+interface Budget {
+	bytesLeft: number;
+}
+
+function applyOperation(document: unknown, operation: JsonPatchOperation, budget: Budget): unknown {
 	switch (operation.op) {
 		case 'add':
 		case 'replace':
-			return edit(document, operation.path, { kind: operation.op, value: structuredClone(operation.value) });
+			return edit(document, operation.path, { kind: operation.op, value: added(operation.value, budget) });
 		case 'remove':
 			return edit(document, operation.path, { kind: 'remove' });
 		case 'test':
 			if (!sameJson(valueAt(document, operation.path), operation.value)) throw new Error('the test failed: the value differs.');
 			return document;
 		case 'copy':
-			return edit(document, operation.path, { kind: 'add', value: structuredClone(valueAt(document, operation.from)) });
+			return edit(document, operation.path, { kind: 'add', value: added(valueAt(document, operation.from), budget) });
 		case 'move': {
 			if (operation.path.startsWith(`${operation.from}/`)) throw new Error('a value cannot be moved into itself.');
 			const value = valueAt(document, operation.from);
 			return edit(edit(document, operation.from, { kind: 'remove' }), operation.path, { kind: 'add', value });
 		}
 	}
+}
+
+/** A copy of a value the patch puts into the document, charged to the patch's budget before it is made. */
+function added(value: unknown, budget: Budget): unknown {
+	budget.bytesLeft -= jsonSizeUpTo(value, budget.bytesLeft + 1);
+	if (budget.bytesLeft < 0) {
+		throw new JsonPatchError(`a patch may add at most ${MAX_PATCH_ADDED_BYTES} bytes of JSON (1 MiB) to the resource, and this one adds more.`);
+	}
+	return structuredClone(value);
+}
+
+/** The length of the value as JSON text, about; counting stops once it reaches `limit`. */
+function jsonSizeUpTo(value: unknown, limit: number): number {
+	let size = 0;
+	const pending: unknown[] = [value];
+	while (pending.length > 0 && size < limit) {
+		const next = pending.pop();
+		if (Array.isArray(next)) {
+			size += 2 + next.length;
+			for (const entry of next) pending.push(entry);
+		} else if (isRecord(next)) {
+			for (const [key, member] of Object.entries(next)) {
+				size += key.length + 4;
+				pending.push(member);
+			}
+			size += 2;
+		} else {
+			size += typeof next === 'string' ? next.length + 2 : String(next).length;
+		}
+	}
+	return size;
 }
 
 function valueAt(document: unknown, path: string): unknown {
@@ -158,12 +208,4 @@ function sameJson(a: unknown, b: unknown): boolean {
 		return keys.length === Object.keys(b).length && keys.every((key) => hasOwn(b, key) && sameJson(a[key], b[key]));
 	}
 	return a === b;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function hasOwn(object: object, key: string): boolean {
-	return Object.prototype.hasOwnProperty.call(object, key);
 }

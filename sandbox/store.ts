@@ -47,6 +47,8 @@ interface DeviceRecord {
 const MOVE_STEP_MINUTES = 5;
 /** One request may add at most a week of fixes (2,016 per device): `{"minutes": 1e9}` ran the process out of memory. */
 const MAX_MOVE_MINUTES = 7 * 24 * 60;
+/** A week for every default device fits (24 × 2,016); a week for a 5,000-device seed (10 million fixes) does not. */
+const MAX_MOVE_FIXES = 100_000;
 
 export class SandboxStore {
 	readonly facts: SeedFacts;
@@ -155,7 +157,16 @@ export class SandboxStore {
 		if (!(typeof request?.minutes === 'number' && request.minutes > 0 && request.minutes <= MAX_MOVE_MINUTES)) {
 			throw new Error(`moveDevices needs minutes: a number above 0 and at most ${MAX_MOVE_MINUTES} (one week).`);
 		}
-		const ids = request.deviceIds ?? [...this.devices.keys()].filter((id) => this.lastLocation(id));
+		if (request.deviceIds !== undefined && !(Array.isArray(request.deviceIds) && request.deviceIds.every((id) => typeof id === 'string'))) {
+			throw new Error('moveDevices takes deviceIds as an array of device ids.');
+		}
+		const ids = [...new Set(request.deviceIds ?? [...this.devices.keys()].filter((id) => this.lastLocation(id)))];
+		const fixes = ids.length * moveSteps(request.minutes);
+		if (fixes > MAX_MOVE_FIXES) {
+			throw new Error(
+				`moveDevices adds at most ${MAX_MOVE_FIXES} fixes per request (one every ${MOVE_STEP_MINUTES} minutes per device); ${ids.length} devices over ${request.minutes} minutes would add ${fixes}. Move fewer devices or fewer minutes at a time.`,
+			);
+		}
 		const moved: Record<string, Location[]> = {};
 		for (const id of ids) moved[id] = this.moveDevice(id, request.minutes);
 		return moved;
@@ -165,7 +176,7 @@ export class SandboxStore {
 		const record = this.requireRecord(deviceId);
 		const history = this.requireHistory(deviceId);
 		const now = this.options.now();
-		const steps = Math.max(1, Math.round(minutes / MOVE_STEP_MINUTES));
+		const steps = moveSteps(minutes);
 		const stepMinutes = minutes / steps;
 		const newest = history.locations.newest();
 		const rng = new Rng(hashSeed(this.options.seed, 'move', deviceId, history.locations.size));
@@ -305,6 +316,10 @@ export class SandboxStore {
 	private nowIso(): string {
 		return new Date(this.options.now()).toISOString();
 	}
+}
+
+function moveSteps(minutes: number): number {
+	return Math.max(1, Math.round(minutes / MOVE_STEP_MINUTES));
 }
 
 function moveDates(startAt: number, now: number, steps: number, stepMinutes: number): Date[] {

@@ -26,6 +26,11 @@ const rule = (expected: string, accepts: (value: unknown) => boolean): FieldRule
 
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
+/**
+ * Lookups by a name the caller chose must see own properties only: `rules["constructor"]` is
+ * Object's constructor, which answered a 500 instead of "Unknown field" (issue 24).
+ */
+export const hasOwn = (object: object, key: string): boolean => Object.prototype.hasOwnProperty.call(object, key);
 const isText = (value: unknown): value is string => typeof value === 'string';
 const isIsoDate = (value: unknown) => isText(value) && !Number.isNaN(Date.parse(value));
 
@@ -108,7 +113,7 @@ function checkFields<T>(value: unknown, shape: Shape): T {
 	const checked: Record<string, unknown> = {};
 	for (const [field, fieldValue] of Object.entries(value)) {
 		if (shape.readOnly?.includes(field)) continue;
-		const fieldRule = shape.rules[field];
+		const fieldRule = hasOwn(shape.rules, field) ? shape.rules[field] : undefined;
 		if (!fieldRule) throw badRequest(`Unknown field "${field}" in the ${shape.what}.`);
 		if (fieldValue === null && !shape.required.includes(field)) continue;
 		if (!fieldRule.accepts(fieldValue)) throw badRequest(`${field} must be ${fieldRule.expected}.`);

@@ -5,6 +5,8 @@ module.exports = {
 	// the suites fast.
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }] },
 	testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/nodes/**/*.test.ts', '<rootDir>/sandbox/**/*.test.ts'],
+	// Most suites wait on HTTP to the sandbox and on timers: two workers overlap the waits on 2 cores.
+	maxWorkers: 2,
 	setupFiles: ['<rootDir>/test/support/env.ts'],
 	setupFilesAfterEnv: ['<rootDir>/test/support/after-env.ts'],
 	testTimeout: 60_000,

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The time-zone matrix: the jest suites marked `// @host-zones: matrix` (test/support/hostZones.ts),
-# under each extra host zone there (Europe/Berlin, America/New_York), the zones side by side, one jest
-# worker each. `npm test` runs every suite under the host's own zone (UTC in CI); .ci/run runs this
+# under each extra host zone there (Europe/Berlin, America/New_York), the zones side by side, two jest
+# workers each (the suites mostly wait). `npm test` runs every suite under the host's own zone (UTC in CI); .ci/run runs this
 # after it. `--list` prints the suites only. Extra arguments go to jest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,7 +20,7 @@ logs="$(mktemp -d "${TMPDIR:-/tmp}/satellite-zones.XXXXXX")"
 trap 'rm -rf "$logs"' EXIT
 declare -A pids=()
 for zone in "${zones[@]}"; do
-  TZ="$zone" node_modules/.bin/jest --maxWorkers=1 "$@" "${suites[@]}" >"$logs/${zone//\//_}.log" 2>&1 &
+  TZ="$zone" node_modules/.bin/jest --maxWorkers=2 "$@" "${suites[@]}" >"$logs/${zone//\//_}.log" 2>&1 &
   pids[$zone]=$!
 done
 failed=0

@@ -1,13 +1,28 @@
 #!/usr/bin/env bash
-# `npm test`: the type check (tsc over the nodes, tests, sandbox, scripts and benchmarks) and every
-# jest suite under the host's zone, side by side: on a 2-core machine jest runs its suites in one
-# worker and tsc takes the other core. Fails when either fails. Arguments go to jest.
+# `npm test`, the fast loop: the type check (tsc over the nodes, tests, sandbox, scripts and
+# benchmarks) beside every jest suite but the slow ones below, under the host's zone. Fails when
+# either fails. Arguments go to jest.
+#
+# `npm run test:slow` (`scripts/test.sh --slow`): only the slow suites, which mostly wait (real
+# minute windows, many processes, npm pack) rather than compute. .ci/run runs both; a plain
+# `npx jest <suite>` runs any suite.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
+SLOW_SUITES=(
+  test/engine/sharedAccount.test.ts
+  test/reliability/reliability.test.ts
+  test/package/checkPackage.test.ts
+)
+
+if [ "${1:-}" = --slow ]; then
+  shift
+  exec node_modules/.bin/jest "$@" "${SLOW_SUITES[@]}"
+fi
+
 node_modules/.bin/tsc -p tsconfig.dev.json &
 tsc_pid=$!
-node_modules/.bin/jest "$@"
+node_modules/.bin/jest $(printf -- '--testPathIgnorePatterns=%s ' "${SLOW_SUITES[@]}") "$@"
 jest_status=$?
 wait "$tsc_pid"
 tsc_status=$?

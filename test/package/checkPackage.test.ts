@@ -1,6 +1,6 @@
 /**
  * `npm run check:package` run for real (npm pack, extraction, the checks) on this repository, so
- * `npm test` checks the tarball users get (.ci/run has no separate step for it), and on copies of
+ * `npm run test:slow` checks the tarball users get (.ci/run has no separate step for it), and on copies of
  * this package in temp folders with package.json or dist/ changed in the copy only: it fails on each
  * thing n8n or a user must not get. And the lint's tarball leg (tools/lint/scan-package.mjs, run by
  * `npm run lint`) refuses JavaScript n8n's scanner refuses.

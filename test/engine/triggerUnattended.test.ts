@@ -368,14 +368,17 @@ describe('the poll\'s time budget (Max Poll Time)', () => {
 			const started = Date.now();
 			const first = await h.poll(parameters, staticData);
 			expect(Date.now() - started).toBeLessThan(1_400);
-			expect(of(first, 'locationUpdated')).toEqual(['d-1', 'd-2']);
+			// d-4 may still fit in what d-3's cut left of the budget, on a fast machine.
+			const firstRead = of(first, 'locationUpdated');
+			expect(firstRead.slice(0, 2)).toEqual(['d-1', 'd-2']);
+			expect(firstRead).not.toContain('d-3');
 			// Cut short, not failing: d-3 and d-4 take their turn, not the retried share of the budget.
 			expect(triggerState(staticData)).not.toHaveProperty('retry');
 			// Run twice from the same state (n8n's scheduler may), then on: the same ids, then the rest once.
 			const saved = restartedFrom(staticData);
 			setNow(T0 + 10 * MINUTE);
 			const second = await h.poll(parameters, staticData);
-			expect(of(second, 'locationUpdated')).toEqual(['d-3', 'd-4']);
+			expect(of(second, 'locationUpdated')).toEqual(ids.filter((id) => !firstRead.includes(id)));
 			const repeated = await h.poll(parameters, saved);
 			expect(repeated.map((event) => event.eventId)).toEqual(second.map((event) => event.eventId));
 			expect(await h.poll(parameters, staticData)).toEqual([]);

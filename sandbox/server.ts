@@ -55,6 +55,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const server: Server = start.https
 		? createHttpsServer({ key: start.https.key, cert: start.https.cert }, (req, res) => void app.handle(req, res))
 		: createHttpServer((req, res) => void app.handle(req, res));
+	// Longer than any client's own keep-alive (undici's 4 s, n8n's request helper's): a client then
+	// always drops an idle socket first, and never sends on one the sandbox just closed (which a busy
+	// machine turned into "fetch failed" with Node's default of 5 s).
+	server.keepAliveTimeout = 65_000;
 	await listen(server, start.port, start.host);
 	const { port } = server.address() as AddressInfo;
 	const rootUrl = `${start.https ? 'https' : 'http'}://${hostForUrl(start.host)}:${port}`;

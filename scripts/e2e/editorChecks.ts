@@ -198,7 +198,8 @@ export async function checkCredentialDialog(context: CheckContext): Promise<stri
 			let shown = '';
 			for (const until = Date.now() + 45_000; Date.now() < until && !shown.includes(expect); await page.waitForTimeout(500)) {
 				const details = modal.getByText('More details');
-				if (await details.isVisible()) await details.click();
+				// The banner may change between the look and the click.
+				if (await details.isVisible()) await details.click({ timeout: 2_000 }).catch(() => undefined);
 				shown = await modal.innerText();
 			}
 			if (!shown.includes(expect)) problems.push(`Base URL ${JSON.stringify(baseUrl)}: the dialog shows ${JSON.stringify(shown.split('\n').slice(0, 14).join(' | '))}, expected "${expect}"`);

@@ -82,7 +82,7 @@ export async function startEditor(
 	};
 
 	let cookie = '';
-	const send = (method: string, route: string, body?: unknown) =>
+	const attempt = (method: string, route: string, body?: unknown) =>
 		fetch(`${base}/rest${route}`, {
 			method,
 			headers: {
@@ -91,6 +91,15 @@ export async function startEditor(
 				...(cookie ? { cookie } : {}),
 			},
 			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+	// A kept-alive socket n8n closed (its keep-alive timeout is 5 s) while this client, slowed by a
+	// busy machine, still thought it open: "fetch failed", other side closed, before n8n read a byte
+	// of the request. Sent again on a new socket, it is sent once.
+	const send = (method: string, route: string, body?: unknown) =>
+		attempt(method, route, body).catch(async (error: unknown) => {
+			const code = (error as { cause?: { code?: string } }).cause?.code;
+			if (code !== 'UND_ERR_SOCKET' && code !== 'ECONNRESET') throw error;
+			return await attempt(method, route, body);
 		});
 	const rest = async (method: string, route: string, body?: unknown): Promise<Record<string, unknown>> => {
 		let response = await send(method, route, body);

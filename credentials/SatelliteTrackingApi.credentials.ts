@@ -1,14 +1,14 @@
 import type {
-	IAuthenticateGeneric,
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
 	IDataObject,
 	IHttpRequestHelper,
+	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { requestToken } from '../nodes/shared/transport/token';
+import { requestToken, StoredTokenMismatch, tokenMatchesCredential } from '../nodes/shared/transport/token';
 import { CREDENTIAL_TYPE, DEFAULT_BASE_URL, ENDPOINTS } from '../nodes/shared/wire';
 
 export class SatelliteTrackingApi implements ICredentialType {
@@ -100,23 +100,19 @@ export class SatelliteTrackingApi implements ICredentialType {
 
 	// Having `authenticate` is what puts this credential in n8n's HTTP Request node under
 	// "Predefined Credential Type" (that picker offers `has:authenticate` and OAuth types), for calls
-	// the node does not cover. There n8n runs preAuthentication when `token` is empty and after any
-	// failed call, then retries once, storing the token in this same credential. No `httpRequestNode`:
-	// that would add a credential-only copy of the service to the nodes panel, meant for services
-	// without a node.
+	// the node does not cover. No `httpRequestNode`: that would add a credential-only copy of the
+	// service to the nodes panel, meant for services without a node.
 	//
-	// The token goes out only with the values it was fetched with (credentialFingerprint, repeated
-	// here as an expression): after the user changes any of them, the request goes without it, the
-	// service answers 401, and n8n fetches a token for what is entered now.
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization:
-					'=Bearer {{ $credentials.tokenFingerprint === [$credentials.baseUrl, $credentials.userName, $credentials.apiKey].join("\\n").hash("sha256") ? $credentials.token : "" }}',
-			},
-		},
-	};
+	// The token goes out only with the values it was fetched with. After the user changes any of
+	// them, the stored token is refused here, before anything is sent, as a 401 would refuse it:
+	// n8n then runs preAuthentication for what is entered now (in runs, in the HTTP Request node and
+	// in the credential dialog's Test, which otherwise tests an edited credential with its stored
+	// token, so an unreachable new Base URL showed only n8n's bare ECONNREFUSED) and authenticates
+	// again with the fresh token.
+	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+		if (!tokenMatchesCredential(credentials)) throw new StoredTokenMismatch();
+		return { ...requestOptions, headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.token)}` } };
+	}
 
 	test: ICredentialTestRequest = {
 		request: {

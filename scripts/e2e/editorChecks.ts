@@ -170,10 +170,10 @@ export async function checkNodesPanelSearch(context: CheckContext): Promise<stri
 /**
  * The credential dialog, as a user fills it in: a Base URL nobody answers at says so in the
  * package's words (n8n's own test would show a bare ECONNREFUSED), and one with a trailing space
- * passes, as it works in runs. On a credential of its own, so the lane's stays untouched, which has
- * never worked before the last case: once a test or run has stored a token, n8n 2.41.1 tests an
- * edited credential without preAuthentication, so an unreachable Base URL then shows n8n's bare
- * code (README, "Credential").
+ * passes, as it works in runs. Then, with the token that test stored, a Base URL changed to one
+ * nobody answers at: n8n 2.41 tests an edited credential with its stored token, which the
+ * credential's `authenticate` refuses for values it was not fetched with, so a fresh exchange says
+ * what went wrong. On a credential of its own, so the lane's stays untouched.
  */
 export async function checkCredentialDialog(context: CheckContext): Promise<string[]> {
 	const { editor, owner, shotDir, sandboxUrl } = context;
@@ -182,10 +182,12 @@ export async function checkCredentialDialog(context: CheckContext): Promise<stri
 		type: CREDENTIAL_TYPE,
 		data: { ...sandboxCredentialData(sandboxUrl), baseUrl: 'http://127.0.0.1:9' },
 	});
+	const refused = { baseUrl: 'http://127.0.0.1:9', expect: 'Could not get an answer from the tracking API at http://127.0.0.1:9/api/Auth/Token: the connection was refused' };
 	const cases = [
-		{ baseUrl: 'http://127.0.0.1:9', expect: 'Could not get an answer from the tracking API at http://127.0.0.1:9/api/Auth/Token: the connection was refused' },
+		refused,
 		{ baseUrl: 'http://no-such-host.invalid', expect: 'Could not get an answer from the tracking API at http://no-such-host.invalid/api/Auth/Token: the host name was not found' },
 		{ baseUrl: `${sandboxUrl}  `, expect: 'Connection tested successfully' },
+		refused,
 	];
 	return await inBrowser(editor, owner, 'the credential dialog says why a Base URL fails, and trims it', shotDir, async (page, problems) => {
 		for (const { baseUrl, expect } of cases) {
@@ -235,8 +237,11 @@ export async function checkUneditedJsonPatch(context: CheckContext): Promise<str
 		const patchText = (await ndv.locator('[data-test-id="parameter-input-jsonPatch"] .cm-content').innerText()).trim();
 		if (patchText !== '') problems.push(`the JSON Patch field is pre-filled with ${JSON.stringify(patchText)}`);
 		await ndv.locator('[data-test-id="node-execute-button"]').click();
-		const error = ndv.getByText(/JSON Patch/).filter({ hasNotText: 'As JSON Patch' }).last();
-		await error.waitFor({ state: 'visible', timeout: 30_000 }).catch(async () => problems.push(`Execute step showed no error about the empty JSON Patch: ${(await ndv.innerText()).slice(0, 1500)}`));
+		// The run's outcome: n8n's error view, or the output panel's item count.
+		const error = ndv.locator('[data-test-id="node-error-message"]');
+		await error.or(ndv.locator('[data-test-id="ndv-output-panel"]').getByText(/\b\d+ items?\b/)).first().waitFor({ state: 'visible', timeout: 30_000 });
+		const said = (await error.isVisible()) ? await error.innerText() : '(no error: the step succeeded)';
+		if (!/JSON Patch/.test(said)) problems.push(`Execute step should say the JSON Patch is missing; it showed ${JSON.stringify(said)}`);
 		const writes = (await sandboxJson(sandboxUrl, '/__sandbox/writes')) as unknown[];
 		if (writes.length !== writesBefore) problems.push(`Execute step wrote to the service: ${JSON.stringify(writes.slice(writesBefore))}`);
 	});

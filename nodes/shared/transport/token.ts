@@ -63,8 +63,20 @@ export class TokenUnreachableError extends Error {
 }
 
 /**
- * The values a token is obtained with, hashed. The credential's `authenticate` header repeats
- * this computation as an n8n expression (`.hash('sha256')`), so keep the two in step.
+ * Thrown by the credential's `authenticate` for a token fetched with other values than those entered
+ * now. Shaped as n8n's request helpers see a 401 (`response.status`), so they run preAuthentication
+ * at once and authenticate again, instead of sending the request.
+ */
+export class StoredTokenMismatch extends Error {
+	readonly response = { status: 401 };
+
+	constructor() {
+		super('The stored token was fetched with another Base URL, user name or API key');
+	}
+}
+
+/**
+ * The values a token is obtained with, hashed: stored beside the token, never the key itself.
  */
 export function credentialFingerprint(credentials: ICredentialDataDecryptedObject): string {
 	const { baseUrl, userName, apiKey } = credentials;

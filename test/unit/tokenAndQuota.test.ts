@@ -2,7 +2,9 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { INode } from 'n8n-workflow';
+import type { IHttpRequestOptions, INode } from 'n8n-workflow';
+
+import { SatelliteTrackingApi } from '../../credentials/SatelliteTrackingApi.credentials';
 
 import { usageHints } from '../../nodes/SatelliteTracking/actions/usageHint';
 import { readRequestSettings } from '../../nodes/shared/requestSettings';
@@ -218,5 +220,25 @@ describe('one quota per account', () => {
 		const before = trackedAccounts();
 		expect(quotaForAccount('https://x\na@b.c', clock)).not.toBe(a);
 		expect(trackedAccounts()).toBeLessThanOrEqual(before);
+	});
+});
+
+describe("the credential's authenticate", () => {
+	const entered = { baseUrl: 'https://api.example', userName: 'ops@example.com', apiKey: 'key-1' };
+	const authenticate = (credentials: Record<string, unknown>) =>
+		(new SatelliteTrackingApi().authenticate as (c: object, o: IHttpRequestOptions) => Promise<IHttpRequestOptions>)(credentials, { url: '/api/groups' });
+
+	it('sends the stored token with the values it was fetched with', async () => {
+		const options = await authenticate({ ...entered, token: 'tok', tokenFingerprint: credentialFingerprint(entered) });
+		expect(options.headers).toEqual({ Authorization: 'Bearer tok' });
+	});
+
+	it.each([
+		['another Base URL', { baseUrl: 'http://127.0.0.1:9' }],
+		['another key', { apiKey: 'key-2' }],
+		['no token', { token: '' }],
+	])('refuses it, as a 401 would, for %s: n8n then exchanges one for what is entered now', async (_, change) => {
+		const stored = { ...entered, token: 'tok', tokenFingerprint: credentialFingerprint(entered) };
+		await expect(authenticate({ ...stored, ...change })).rejects.toMatchObject({ response: { status: 401 } });
 	});
 });

@@ -198,7 +198,7 @@ describe('saved version-1 trigger workflows', () => {
 			expect(sample('geofenceEntered')).toMatchObject({ geofence: 'Depot' });
 			expect(sample('geofenceExited')).toMatchObject({ geofence: 'Depot' });
 			expect(sample('geofenceDwell')).toMatchObject({ geofence: 'Depot', dwellMinutes: DEFAULT_DWELL_MINUTES });
-			expect(sample('criticalAlert')).toMatchObject({ alerts: fix.alertTexts.length > 0 ? fix.alertTexts : ['Sample alert'] });
+			expect(sample('criticalAlert')).toMatchObject({ alerts: fix.alertTexts?.length ? fix.alertTexts : ['Sample alert'] });
 			// The device's expiry as listed, already past for this seeded device.
 			const expires = h.sandbox.store.getDevice(source)!.expires!;
 			expect(Date.parse(expires)).toBeLessThan(T0);

@@ -235,4 +235,29 @@ describe('saved version-1 trigger workflows', () => {
 			}
 		});
 	});
+
+	it('the same workflow at version 2: the label beside the key, the short location with its map link, unless Simplify is off', async () => {
+		fakeDateFrom(T0);
+		await withTriggerSandbox({ deviceCount: 8 }, async (h) => {
+			const items = await h.poll(SAVED, {}, 'manual', 2);
+			const real = items.find((event) => event.event === 'locationUpdated')!;
+			const fix = rawFix(h.sandbox, real)!;
+			expect(Object.keys(real).slice(0, 2)).toEqual(['event', 'eventLabel']);
+			expect(real).toMatchObject({ eventLabel: 'Location Updated', previousLocation: null });
+			expect(real.location).toEqual({
+				deviceId: real.deviceId,
+				deviceName: real.deviceName,
+				dateTime: fix.dateTime,
+				latitude: fix.latitude,
+				longitude: fix.longitude,
+				speed: fix.speed,
+				battery: fix.battery,
+				mapLink: `https://www.openstreetmap.org/?mlat=${fix.latitude}&mlon=${fix.longitude}#map=16/${fix.latitude}/${fix.longitude}`,
+				alerts: [],
+			});
+			expect(items.find((event) => event.event === 'valueCrossed')).toMatchObject({ eventLabel: 'Telemetry Threshold', sample: true });
+			const raw = await h.poll({ ...SAVED, simplify: false }, {}, 'manual', 2);
+			expect(raw.find((event) => event.eventId === real.eventId)).toEqual({ ...real, location: fix });
+		});
+	});
 });

@@ -56,7 +56,7 @@ function contradictions(event: TriggerEvent, settings: DetectionSettings, now: D
 			break;
 		case 'valueCrossed': {
 			const rule = settings.thresholdRules![0];
-			if (rule.direction === 'above' ? event.value! <= event.threshold! : event.value! >= event.threshold!) problems.push(`${event.value} is not ${rule.direction} ${event.threshold}`);
+			if (rule.direction === 'above' ? event.value! <= Number(event.threshold) : event.value! >= Number(event.threshold)) problems.push(`${event.value} is not ${rule.direction} ${event.threshold}`);
 			if (location && location[event.field!] !== event.value) problems.push('value is not the fix’s');
 			break;
 		}

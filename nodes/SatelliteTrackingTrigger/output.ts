@@ -25,7 +25,8 @@ export function toItems(events: TriggerEvent[], shape: OutputShape): INodeExecut
 
 function readable(event: TriggerEvent, shape: OutputShape): object {
 	if (!shape.labelled) return event;
-	const { event: kind, location, ...rest } = event;
+	const { location } = event;
 	const shown = shape.simplify && location ? simplifyFix(event.deviceId, event.deviceName, location) : location;
-	return { event: kind, eventLabel: EVENTS[kind].name, ...rest, location: shown };
+	// `location` keeps its place after the device, before the kind's own fields.
+	return { event: event.event, eventLabel: EVENTS[event.event].name, ...event, location: shown };
 }

@@ -242,7 +242,7 @@ describe('saved version-1 trigger workflows', () => {
 			const items = await h.poll(SAVED, {}, 'manual', 2);
 			const real = items.find((event) => event.event === 'locationUpdated')!;
 			const fix = rawFix(h.sandbox, real)!;
-			expect(Object.keys(real).slice(0, 2)).toEqual(['event', 'eventLabel']);
+			expect(Object.keys(real)).toEqual(['event', 'eventLabel', 'eventId', 'deviceId', 'deviceName', 'location', 'previousLocation', 'distanceMeters']);
 			expect(real).toMatchObject({ eventLabel: 'Location Updated', previousLocation: null });
 			expect(real.location).toEqual({
 				deviceId: real.deviceId,

@@ -25,8 +25,7 @@ export function toItems(events: TriggerEvent[], shape: OutputShape): INodeExecut
 
 function readable(event: TriggerEvent, shape: OutputShape): object {
 	if (!shape.labelled) return event;
-	const { location } = event;
-	const shown = shape.simplify && location ? simplifyFix(event.deviceId, event.deviceName, location) : location;
-	// `location` keeps its place after the device, before the kind's own fields.
-	return { event: event.event, eventLabel: EVENTS[event.event].name, ...event, location: shown };
+	const { event: kind, eventId, deviceId, deviceName, location, ...details } = event;
+	const shown = shape.simplify && location ? simplifyFix(deviceId, deviceName, location) : location;
+	return { event: kind, eventLabel: EVENTS[kind].name, eventId, deviceId, deviceName, location: shown, ...details };
 }

@@ -26,7 +26,7 @@ function settingsIn(timeZone: string): DetectionSettings {
 		dailyLimit: { limits: { email: 5 }, share: 0.8, timeZone },
 		thresholdRules: [{ field: 'speed', direction: 'above', value: 80, hysteresis: 0 }],
 		fuelDrop: { amount: 10, withinMinutes: 15, maxSpeed: 5 },
-		inputChange: { lines: ['input'], indexes: [], direction: 'both' },
+		inputChange: { lines: ['input'], indexes: [], direction: 'on' },
 		silentAfterMinutes: 60,
 		expiringWithinDays: 7,
 	});
@@ -64,6 +64,13 @@ function contradictions(event: TriggerEvent, settings: DetectionSettings, now: D
 			if (!(event.dropped! > settings.fuelDrop!.amount)) problems.push(`dropped ${event.dropped} is not more than ${settings.fuelDrop!.amount}`);
 			if (Math.abs(event.previousValue! - event.value! - event.dropped!) > 1e-9) problems.push('previous - value is not the drop');
 			break;
+		case 'inputChanged': {
+			const { direction } = settings.inputChange!;
+			if (direction !== 'both' && event.to !== (direction === 'on')) problems.push(`switched ${event.to ? 'on' : 'off'} while ${direction} is watched`);
+			const lines = location?.[event.line === 'output' ? 'outputs' : 'inputs'];
+			if (Array.isArray(lines) && lines[event.input!] !== event.to) problems.push('the fix shows the line the other way');
+			break;
+		}
 		case 'geofenceEntered':
 		case 'geofenceDwell':
 			if (!location || !geofenceContains(fence(event.geofence), location)) problems.push(`not inside ${event.geofence}`);
@@ -84,7 +91,7 @@ function samplesAt(now: Date, settings: DetectionSettings, consistent: boolean):
 		longitude: -0.12,
 		speed: 32,
 		fuel: 40,
-		inputs: [true, false],
+		inputs: [false, false],
 		alertTexts: [],
 		alerts: [],
 	} as unknown as Location;
@@ -109,7 +116,7 @@ describe.each(['UTC', 'Pacific/Auckland'])('"Fetch Test Event" samples with days
 	it('version 1 keeps the samples it showed, which the check above refuses', () => {
 		const now = new Date();
 		const problems = samplesAt(now, settings, false).flatMap((event) => contradictions(event, settings, now));
-		for (const kind of ['dailyLimitNear', 'deviceExpiring', 'deviceSilent', 'deviceBackOnline', 'valueCrossed', 'fuelDropped', 'geofenceEntered', 'geofenceDwell']) {
+		for (const kind of ['dailyLimitNear', 'deviceExpiring', 'deviceSilent', 'deviceBackOnline', 'valueCrossed', 'fuelDropped', 'inputChanged', 'geofenceEntered', 'geofenceDwell']) {
 			expect(problems.some((problem) => problem.startsWith(`${kind}:`))).toBe(true);
 		}
 	});

@@ -16,9 +16,9 @@ import { advance, type ReadOutcome } from './detection/advance';
 import { planReads, type ReadPlan } from './detection/plan';
 import { sampleEvents } from './detection/samples';
 import { emptyState, readState } from './detection/state';
-import type { TriggerEvent } from './detection/types';
 import { CREDENTIAL_TYPE } from '../shared/wire';
 import { declaredPollError } from './failures';
+import { outputShape, toItems, type OutputShape } from './output';
 import { eventsSubtitle, properties } from './properties';
 import { listingRequests, readDevices, readFixes, requestsPerDevice, withinDeadline } from './readFixes';
 import { readSettings, type TriggerSettings } from './settings';
@@ -32,7 +32,8 @@ export class SatelliteTrackingTrigger implements INodeType {
 		name: 'satelliteTrackingTrigger',
 		icon: { light: 'file:satelliteTrackingTrigger.svg', dark: 'file:satelliteTrackingTrigger.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 2: events carry their label and, with Simplify, a short location (output.ts).
+		version: [1, 2],
 		subtitle: eventsSubtitle,
 		// n8n's nodes panel merges a node with its trigger into one entry and shows the TRIGGER's
 		// description there (generateMergedNodesAndActions), so this one speaks for both nodes.
@@ -80,7 +81,8 @@ async function poll(context: IPollFunctions): Promise<INodeExecutionData[][] | n
 		throw new NodeOperationError(context.getNode(), 'None of the devices chosen under Devices exists any more: choose others');
 	}
 	const now = new Date();
-	if (context.getMode() === 'manual') return await sample(client, devices, settings, Math.min(deviceBudget, SAMPLE_DEVICES), now, deadline);
+	const shape = outputShape(context);
+	if (context.getMode() === 'manual') return await sample(client, devices, settings, shape, Math.min(deviceBudget, SAMPLE_DEVICES), now, deadline);
 
 	const staticData = context.getWorkflowStaticData('node');
 	const previous = readState(staticData.state);
@@ -104,7 +106,7 @@ async function poll(context: IPollFunctions): Promise<INodeExecutionData[][] | n
 	if (result.unreadable > 0) {
 		logger.warn(`Satellite Tracking Trigger: skipped ${result.unreadable} record(s) without a readable date or position`);
 	}
-	return result.events.length > 0 ? [toItems(result.events)] : null;
+	return result.events.length > 0 ? [toItems(result.events, shape)] : null;
 }
 
 /**
@@ -137,6 +139,7 @@ async function sample(
 	client: TrackingApiClient,
 	devices: Array<{ id: string; name: string; expires?: string | null }>,
 	settings: TriggerSettings,
+	shape: OutputShape,
 	count: number,
 	now: Date,
 	deadline: number,
@@ -154,10 +157,7 @@ async function sample(
 	const failures = [...outcomes.values()].flatMap((outcome) => (outcome.ok ? [] : [{ error: outcome.error }]));
 	const fatal = pollFailure({ ...plan, complete: true }, outcomes, failures, settings.maxPollMs);
 	if (fatal) throw fatal;
-	const events = sampleEvents(devices.filter((device) => outcomes.get(device.id)?.ok), outcomes, settings.detection, now);
-	return events.length > 0 ? [toItems(events)] : null;
-}
-
-function toItems(events: TriggerEvent[]): INodeExecutionData[] {
-	return events.map((event) => ({ json: event as unknown as IDataObject }));
+	// Samples that agree with themselves came with version 2, with the label (output.ts).
+	const events = sampleEvents(devices.filter((device) => outcomes.get(device.id)?.ok), outcomes, settings.detection, now, shape.labelled);
+	return events.length > 0 ? [toItems(events, shape)] : null;
 }

@@ -149,6 +149,17 @@ const geofences: INodeProperties = {
 	],
 };
 
+/** Version 2 on (output.ts): saved version-1 workflows keep the raw fix they were built against. */
+const simplify: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: true,
+	description:
+		"Whether each event's location is a short set of fields (time, latitude, longitude, speed, battery, map link, alerts) instead of the raw fix",
+	displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
+};
+
 const options: INodeProperties = {
 	displayName: 'Options',
 	name: 'options',
@@ -201,6 +212,7 @@ export const properties: INodeProperties[] = [
 	...DETECTORS.flatMap(({ detector, events }) =>
 		(detector.properties ?? []).map((property) => ({ ...property, displayOptions: showFor(events) })),
 	),
+	simplify,
 	options,
 	triggerRequestSettings,
 ];

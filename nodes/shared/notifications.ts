@@ -88,12 +88,16 @@ export function limitUsage(counts: ChannelCounts, limits: DailyLimits): Partial<
  * `share` is a fraction in (0, 1]; the near threshold is the share rounded up to whole messages.
  */
 export function thresholdsReached(count: number, limit: number, share = DEFAULT_NEAR_SHARE): LimitThreshold[] {
-	// toFixed drops float noise: 0.7 * 10 is 7.000000000000001, which would otherwise round up to 8.
-	const near = Math.ceil(Number((share * limit).toFixed(9)));
 	const reached: LimitThreshold[] = [];
-	if (count >= near) reached.push('near');
+	if (count >= nearCount(limit, share)) reached.push('near');
 	if (count >= limit) reached.push('limit');
 	return reached;
+}
+
+/** The count at which a device is near its limit: the share rounded up to whole messages. */
+export function nearCount(limit: number, share = DEFAULT_NEAR_SHARE): number {
+	// toFixed drops float noise: 0.7 * 10 is 7.000000000000001, which would otherwise round up to 8.
+	return Math.ceil(Number((share * limit).toFixed(9)));
 }
 
 /** Identifies one threshold of one channel, for remembering what was reported on a day. */

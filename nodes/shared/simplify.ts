@@ -49,7 +49,8 @@ function alertsOf(fix: Pick<Location, 'alertTexts' | 'alerts'>): string[] {
 	return fix.alertTexts && fix.alertTexts.length > 0 ? [...fix.alertTexts] : [...(fix.alerts ?? [])];
 }
 
-export function simplifyFix(deviceId: string, deviceName: string, fix: Location): SimpleFix {
+/** A fix as read, or only its time and position (the trigger's newest fix kept in its state). */
+export function simplifyFix(deviceId: string, deviceName: string, fix: Pick<Location, 'dateTime' | 'latitude' | 'longitude'> & Partial<Location>): SimpleFix {
 	return {
 		deviceId,
 		deviceName,

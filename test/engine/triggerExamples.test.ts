@@ -56,8 +56,9 @@ describe('example workflows', () => {
 	});
 	afterEach(async () => sandbox.close());
 
-	const poll = async (trigger: INode, staticData: IDataObject) =>
-		eventsOf(await engine.poll(trigger.parameters, staticData));
+	// As the example is saved: its version decides the shape of what the HTTP Request reads.
+	const poll = async (trigger: INode, staticData: IDataObject, mode: 'trigger' | 'manual' = 'trigger') =>
+		eventsOf(await engine.poll(trigger.parameters, staticData, mode, TRIGGER_NODE_TYPE, trigger.typeVersion));
 
 	it.each(['critical-alert-to-chat.json', 'geofence-exit-email.json', 'cold-chain-temperature-alert.json'])('%s wires the trigger to an HTTP Request with the package names', (name) => {
 		const file = load(name);
@@ -70,7 +71,7 @@ describe('example workflows', () => {
 
 	it.each(['critical-alert-to-chat.json', 'geofence-exit-email.json', 'cold-chain-temperature-alert.json'])('%s builds its message from "Fetch Test Event" samples too', async (name) => {
 		const { trigger, request } = parts(load(name));
-		const samples = eventsOf(await engine.poll(trigger.parameters, {}, 'manual'));
+		const samples = await poll(trigger, {}, 'manual');
 		expect(samples.length).toBeGreaterThan(0);
 		for (const sample of samples) expect(JSON.stringify(bodyFor(request, sample))).toContain(sample.deviceName);
 	});

@@ -9,7 +9,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import type { IDataObject } from 'n8n-workflow';
+
+import { DEFAULT_DWELL_MINUTES } from '../../nodes/SatelliteTrackingTrigger/detection/detectors/geofenceDwell';
+import { DEFAULT_FUEL_DROP_AMOUNT, DEFAULT_FUEL_DROP_WITHIN_MINUTES } from '../../nodes/SatelliteTrackingTrigger/detection/detectors/fuelDropped';
+import type { TriggerEvent } from '../../nodes/SatelliteTrackingTrigger/detection/types';
+import type { Sandbox } from '../../sandbox/server';
+import { fakeDateFrom } from '../support/clock';
 import { byId, jsonOf, useSandbox } from '../support/sandboxed';
+import { withTriggerSandbox } from '../support/trigger';
 
 const HOUR = 3_600_000;
 const V1 = { typeVersion: 1 };
@@ -104,5 +112,152 @@ describe('saved version-1 workflows', () => {
 			}
 		}
 		expect(versioned.sort()).toEqual([...REPLAYED].sort());
+	});
+});
+
+/**
+ * The trigger's version 2 names each event and simplifies its `location`, and its "Fetch Test Event"
+ * samples agree with themselves. A saved version-1 trigger workflow keeps the items it produced:
+ * these expectations were captured by running version 1 before version 2 existed, and are stated
+ * from the sandbox's records (the raw fix, the device's expiry, the settings' values).
+ */
+describe('saved version-1 trigger workflows', () => {
+	afterEach(() => jest.useRealTimers());
+	const MINUTE = 60_000;
+	const T0 = Date.parse('2026-05-04T08:00:00Z');
+	/** The parameters as n8n saved them for a version-1 trigger with every event selected. */
+	const SAVED = {
+		pollTimes: { item: [{ mode: 'everyMinute' }] },
+		events: [
+			'locationUpdated',
+			'geofenceEntered',
+			'geofenceExited',
+			'deviceSilent',
+			'criticalAlert',
+			'deviceExpiring',
+			'dailyLimitNear',
+			'valueCrossed',
+			'fuelDropped',
+			'inputChanged',
+			'deviceBackOnline',
+			'geofenceDwell',
+		],
+		geofences: { circle: [{ name: 'Depot', latitude: 10, longitude: 10, radius: 1000 }] },
+		dailyLimits: { emailLimit: 5 },
+		thresholdRules: { rule: [{ field: 'speed', direction: 'above', value: 80 }] },
+		options: {},
+	};
+	/** What version 1 put in each kind's items, in its order: no label, nothing simplified. */
+	const V1_FIELDS: Record<string, string[]> = {
+		locationUpdated: ['previousLocation', 'distanceMeters'],
+		geofenceEntered: ['geofence'],
+		geofenceExited: ['geofence'],
+		deviceSilent: ['silentForMinutes'],
+		deviceBackOnline: ['silentForMinutes'],
+		criticalAlert: ['alerts'],
+		deviceExpiring: ['expires'],
+		dailyLimitNear: ['channel', 'threshold', 'count', 'limit', 'day'],
+		valueCrossed: ['field', 'value', 'threshold', 'direction'],
+		fuelDropped: ['value', 'previousValue', 'dropped', 'withinMinutes'],
+		inputChanged: ['input', 'line', 'from', 'to'],
+		geofenceDwell: ['geofence', 'dwellMinutes'],
+	};
+	const rawFix = (sandbox: Sandbox, event: TriggerEvent) =>
+		sandbox.store.locations(event.deviceId)!.find((fix) => fix.dateTime === event.location?.dateTime);
+	/** Every item as version 1 shaped it: its kind's fields in order and the sandbox's raw fix as `location`. */
+	const expectVersion1Shape = (sandbox: Sandbox, events: TriggerEvent[]) => {
+		expect(events.length).toBeGreaterThan(0);
+		for (const event of events) {
+			const fields = ['event', 'eventId', 'deviceId', 'deviceName', 'location', ...V1_FIELDS[event.event], ...(event.sample ? ['sample'] : [])];
+			expect(Object.keys(event)).toEqual(fields);
+			expect(event.location).toEqual(rawFix(sandbox, event));
+			expect(event.deviceName).toBe(sandbox.store.getDevice(event.deviceId)!.name);
+		}
+	};
+
+	it('"Fetch Test Event" gives the raw fix and the samples version 1 gave, even those that contradict themselves', async () => {
+		fakeDateFrom(T0);
+		await withTriggerSandbox({ deviceCount: 8 }, async (h) => {
+			const items = await h.poll(SAVED, {}, 'manual', 1);
+			expectVersion1Shape(h.sandbox, items);
+			const real = items.filter((event) => !event.sample);
+			expect(real.map((event) => event.event)).toContain('locationUpdated');
+			for (const event of real) expect(event.eventId).not.toMatch(/^sample-/);
+			const samples = items.filter((event) => event.sample);
+			expect(samples.map((event) => event.event).sort()).toEqual(SAVED.events.filter((kind) => !real.some((event) => event.event === kind)).sort());
+			// Built from the device with the newest fix among those read.
+			const source = samples[0].deviceId;
+			const newest = (id: string) => Date.parse(h.sandbox.store.lastLocation(id)!.dateTime);
+			for (const event of real) expect(newest(source)).toBeGreaterThanOrEqual(newest(event.deviceId));
+			const fix = h.sandbox.store.lastLocation(source)!;
+			const sample = (kind: string) => samples.find((event) => event.event === kind);
+			for (const event of samples) {
+				expect(event.deviceId).toBe(source);
+				expect(event.eventId).toMatch(/^sample-/);
+			}
+			expect(sample('geofenceEntered')).toMatchObject({ geofence: 'Depot' });
+			expect(sample('geofenceExited')).toMatchObject({ geofence: 'Depot' });
+			expect(sample('geofenceDwell')).toMatchObject({ geofence: 'Depot', dwellMinutes: DEFAULT_DWELL_MINUTES });
+			expect(sample('criticalAlert')).toMatchObject({ alerts: fix.alertTexts?.length ? fix.alertTexts : ['Sample alert'] });
+			// The device's expiry as listed, already past for this seeded device.
+			const expires = h.sandbox.store.getDevice(source)!.expires!;
+			expect(Date.parse(expires)).toBeLessThan(T0);
+			expect(sample('deviceExpiring')).toMatchObject({ expires });
+			// Today's count as read (none), however far from the limit.
+			expect(h.sandbox.store.alertsBetween(source, T0 - 8 * 60 * MINUTE, T0)!.flatMap((alert) => alert.notifications ?? [])).toEqual([]);
+			expect(sample('dailyLimitNear')).toMatchObject({ channel: 'email', threshold: 'near', count: 0, limit: 5, day: '2026-05-04' });
+			expect(sample('deviceBackOnline')!.silentForMinutes).toBe(Math.floor((Date.now() - Date.parse(fix.dateTime)) / MINUTE));
+			expect(sample('valueCrossed')).toMatchObject({ field: 'speed', value: fix.speed, threshold: 80, direction: 'above' });
+			expect(sample('fuelDropped')).toMatchObject({
+				value: fix.fuel,
+				previousValue: Math.round((fix.fuel! + DEFAULT_FUEL_DROP_AMOUNT) * 100) / 100,
+				dropped: DEFAULT_FUEL_DROP_AMOUNT,
+				withinMinutes: DEFAULT_FUEL_DROP_WITHIN_MINUTES,
+			});
+			const input = (fix.inputs as boolean[])[0];
+			expect(sample('inputChanged')).toMatchObject({ input: 0, line: 'input', from: !input, to: input });
+		});
+	});
+
+	it('events of a running workflow carry the raw fix and no label', async () => {
+		const setNow = fakeDateFrom(T0);
+		await withTriggerSandbox({ deviceCount: 8 }, async (h) => {
+			const staticData: IDataObject = {};
+			expect(await h.poll(SAVED, staticData, 'trigger', 1)).toEqual([]);
+			const baseline = Object.fromEntries(h.sandbox.store.listDevices().map((device) => [device.id, h.sandbox.store.lastLocation(device.id)]));
+			setNow(T0 + 10 * MINUTE);
+			h.sandbox.moveDevices({ minutes: 10 });
+			const events = await h.poll(SAVED, staticData, 'trigger', 1);
+			expectVersion1Shape(h.sandbox, events);
+			for (const event of events.filter((item) => item.event === 'locationUpdated')) {
+				const before = baseline[event.deviceId]!;
+				expect(event.previousLocation).toEqual({ dateTime: before.dateTime, latitude: before.latitude, longitude: before.longitude });
+			}
+		});
+	});
+
+	it('the same workflow at version 2: the label beside the key, the short location with its map link, unless Simplify is off', async () => {
+		fakeDateFrom(T0);
+		await withTriggerSandbox({ deviceCount: 8 }, async (h) => {
+			const items = await h.poll(SAVED, {}, 'manual', 2);
+			const real = items.find((event) => event.event === 'locationUpdated')!;
+			const fix = rawFix(h.sandbox, real)!;
+			expect(Object.keys(real)).toEqual(['event', 'eventLabel', 'eventId', 'deviceId', 'deviceName', 'location', 'previousLocation', 'distanceMeters']);
+			expect(real).toMatchObject({ eventLabel: 'Location Updated', previousLocation: null });
+			expect(real.location).toEqual({
+				deviceId: real.deviceId,
+				deviceName: real.deviceName,
+				dateTime: fix.dateTime,
+				latitude: fix.latitude,
+				longitude: fix.longitude,
+				speed: fix.speed,
+				battery: fix.battery,
+				mapLink: `https://www.openstreetmap.org/?mlat=${fix.latitude}&mlon=${fix.longitude}#map=16/${fix.latitude}/${fix.longitude}`,
+				alerts: [],
+			});
+			expect(items.find((event) => event.event === 'valueCrossed')).toMatchObject({ eventLabel: 'Telemetry Threshold', sample: true });
+			const raw = await h.poll({ ...SAVED, simplify: false }, {}, 'manual', 2);
+			expect(raw.find((event) => event.eventId === real.eventId)).toEqual({ ...real, location: fix });
+		});
 	});
 });

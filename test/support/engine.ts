@@ -169,8 +169,9 @@ export class Engine {
 		staticData: IDataObject,
 		mode: WorkflowExecuteMode = 'trigger',
 		type = TRIGGER_NODE_TYPE,
+		typeVersion = 1,
 	): Promise<INodeExecutionData[][] | null> {
-		const node = this.node('Trigger', type, parameters, [0, 0]);
+		const node = this.node('Trigger', type, parameters, [0, 0], typeVersion);
 		const workflow = this.workflow([node], {}, staticData);
 		const context: IPollFunctions = new PollContext(workflow, node, this.additionalData(), mode, 'activate');
 		const nodeType = lookup(type);

@@ -78,7 +78,8 @@ export interface TriggerHarness {
 	sandbox: Sandbox;
 	engine: Engine;
 	/** Events of one poll, as the workflow would receive them. */
-	poll(parameters: INodeParameters, staticData: IDataObject, mode?: 'trigger' | 'manual'): Promise<TriggerEvent[]>;
+	/** Version 1 unless `typeVersion` says otherwise, as saved workflows of the trigger's first version run it. */
+	poll(parameters: INodeParameters, staticData: IDataObject, mode?: 'trigger' | 'manual', typeVersion?: number): Promise<TriggerEvent[]>;
 	/** The API requests (token calls aside) the last poll made. */
 	lastPollRequests(): Array<{ route: string | null; deviceId?: string; body: unknown }>;
 	/** A new node instance and engine, as after an n8n restart. */
@@ -97,10 +98,10 @@ export async function withTriggerSandbox(options: SandboxOptions, test: (harness
 		get engine() {
 			return engine;
 		},
-		async poll(parameters, staticData, mode = 'trigger') {
+		async poll(parameters, staticData, mode = 'trigger', typeVersion = 1) {
 			logStart = sandbox.requestLog.length;
 			try {
-				return eventsOf(await engine.poll(parameters, staticData, mode));
+				return eventsOf(await engine.poll(parameters, staticData, mode, TRIGGER_NODE_TYPE, typeVersion));
 			} finally {
 				logEnd = sandbox.requestLog.length;
 			}

@@ -135,7 +135,7 @@ describe('valueCrossed with a rule listed twice', () => {
 describe('Fetch Test Event with only Location Updated selected', () => {
 	it('shows a first fix with every field of the event, distanceMeters too', () => {
 		const outcomes = new Map<string, ReadOutcome>([[truck.id, { ok: true, fixes: [fix(0)] }]]);
-		const [item] = sampleEvents([truck], outcomes, settings(['locationUpdated']), at(1));
+		const [item] = sampleEvents([truck], outcomes, settings(['locationUpdated']), at(1), true);
 		expect(item).toMatchObject({ event: 'locationUpdated', previousLocation: null, distanceMeters: null });
 	});
 });

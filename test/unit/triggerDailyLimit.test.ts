@@ -169,9 +169,9 @@ describe('dailyLimitNear across polls (advance)', () => {
 		expect(reported.sort()).toEqual(['d0 limit', 'd0 near', 'd1 limit', 'd1 near']);
 	});
 
-	it('"Fetch Test Event" shows a sample crossing with the count of the day when none is reached', () => {
+	it('"Fetch Test Event" of version 1 shows a sample crossing with the count of the day when none is reached', () => {
 		const outcomes = new Map<string, ReadOutcome>([['d0', { ok: true, fixes: [lastFix], notifications: [counted(DAY, 3, 1)] }]]);
-		expect(sampleEvents([devices[0]], outcomes, settings(), NOW)).toEqual([
+		expect(sampleEvents([devices[0]], outcomes, settings(), NOW, false)).toEqual([
 			{
 				event: 'dailyLimitNear',
 				eventId: expect.stringMatching(/^sample-/),
@@ -190,7 +190,7 @@ describe('dailyLimitNear across polls (advance)', () => {
 
 	it('"Fetch Test Event" shows the current crossings', () => {
 		const outcomes = new Map<string, ReadOutcome>([['d0', { ok: true, fixes: [lastFix], notifications: [counted(DAY, 0, 5)] }]]);
-		const events = sampleEvents([devices[0]], outcomes, settings(), NOW);
+		const events = sampleEvents([devices[0]], outcomes, settings(), NOW, true);
 		expect(events.map((event) => [event.event, event.channel, event.threshold])).toEqual([
 			['dailyLimitNear', 'sms', 'near'],
 			['dailyLimitNear', 'sms', 'limit'],

@@ -308,10 +308,10 @@ describe('eventIds and Fetch Test Event samples of the new events', () => {
 		expect(again.map((e) => e.eventId)).toEqual(once.map((e) => e.eventId));
 	});
 
-	it('shows each selected kind that did not happen as a sample with the fields of its kind', () => {
+	it('shows each selected kind that did not happen as a sample with the fields of its kind (version 1)', () => {
 		const newest = fix(-1, { temperature: 5.5, fuel: 40, inputs: [true, false], ...IN });
 		const outcomes = new Map<string, ReadOutcome>([[truck.id, { ok: true, fixes: [newest] }]]);
-		const samples = sampleEvents([truck], outcomes, all, minutes(0));
+		const samples = sampleEvents([truck], outcomes, all, minutes(0), false);
 		expect(samples.map((e) => e.event).sort()).toEqual(['deviceBackOnline', 'fuelDropped', 'geofenceDwell', 'inputChanged', 'valueCrossed']);
 		const of = (kind: EventKind) => samples.find((e) => e.event === kind)!;
 		for (const sample of samples) expect(sample).toMatchObject({ sample: true, eventId: expect.stringMatching(/^sample-/), location: newest });

@@ -44,9 +44,11 @@ export interface Detector {
 	/**
 	 * "Fetch Test Event", for a selected `kind` that did not happen among the devices read: an event
 	 * of that kind built from this device's data, with every field the real one carries. Without it
-	 * a sample carries the fields every event has.
+	 * a sample carries the fields every event has. `consistent` (node version 2 on): the sample could
+	 * have happened under these settings (a count near its limit, an expiry ahead, a value past its
+	 * rule), its `location` changed as far as that takes; version 1 keeps the samples it showed.
 	 */
-	sample?(kind: EventKind, observation: Observation, settings: DetectionSettings): TriggerEvent;
+	sample?(kind: EventKind, observation: Observation, settings: DetectionSettings, consistent: boolean): TriggerEvent;
 }
 
 /**

@@ -17,6 +17,7 @@ export function sampleEvents(
 	outcomes: Map<string, ReadOutcome>,
 	settings: DetectionSettings,
 	now: Date,
+	consistent: boolean,
 ): TriggerEvent[] {
 	const current = { ...settings, emitCurrentState: true };
 	const read = devices.flatMap((device) => {
@@ -34,7 +35,7 @@ export function sampleEvents(
 		(kind) => settings.events.includes(kind) && !real.some((event) => event.event === kind),
 	);
 	const samples = missing.map((kind) =>
-		asSample(EVENTS[kind].detector.sample?.(kind, source, settings) ?? deviceEvent(kind, source, source.newest ?? null)),
+		asSample(EVENTS[kind].detector.sample?.(kind, source, settings, consistent) ?? deviceEvent(kind, source, source.newest ?? null)),
 	);
 	return [...real, ...samples];
 }

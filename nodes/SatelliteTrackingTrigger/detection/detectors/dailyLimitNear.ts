@@ -1,4 +1,4 @@
-import { CHANNELS, crossingKey, DEFAULT_NEAR_SHARE, unreportedCrossings, type LimitCrossing } from '../../../shared/notifications';
+import { CHANNELS, crossingKey, DEFAULT_NEAR_SHARE, nearCount, thresholdsReached, unreportedCrossings, type LimitCrossing } from '../../../shared/notifications';
 import { dailyLimitsCollection, dayTimeZone } from '../../../shared/descriptions';
 import { dayOf } from '../../../shared/zonedDay';
 import { deviceEvent, type Detector, type Observation } from '../detector';
@@ -43,14 +43,24 @@ export const dailyLimitNear: Detector = {
 		}
 		return { events, state: { limits } };
 	},
-	sample(kind, observation, settings) {
+	sample(kind, observation, settings, consistent) {
 		const config = settings.dailyLimit!;
 		const counted = observation.notifications?.[observation.notifications.length - 1];
 		const channel = CHANNELS.find((candidate) => config.limits[candidate] !== undefined) ?? 'email';
-		const crossing = { channel, threshold: 'near' as const, count: counted?.counts[channel] ?? 0, limit: config.limits[channel] ?? 0 };
+		const limit = config.limits[channel] ?? 0;
+		const count = counted?.counts[channel] ?? 0;
+		// The day's count, raised to where the event fires when it is not there yet.
+		const crossing = consistent
+			? { channel, ...reachedAt(Math.max(count, nearCount(limit, config.share)), limit, config.share), limit }
+			: { channel, threshold: 'near' as const, count, limit };
 		return limitEvent(kind, observation, crossing, counted?.day ?? dayOf(observation.now, config.timeZone));
 	},
 };
+
+/** The highest threshold `count` reached: `limit` once it is there, else `near`. */
+function reachedAt(count: number, limit: number, share: number): Pick<LimitCrossing, 'threshold' | 'count'> {
+	return { threshold: thresholdsReached(count, limit, share).at(-1) ?? 'near', count };
+}
 
 /** Told apart by channel, threshold and day: `location` is only the newest fix known. */
 function limitEvent(kind: EventKind, observation: Observation, crossing: LimitCrossing, day: string): TriggerEvent {

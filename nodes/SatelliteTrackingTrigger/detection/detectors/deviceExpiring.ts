@@ -24,10 +24,12 @@ export const deviceExpiring: Detector = {
 		const events = report ? [expiry('deviceExpiring', observation, expires)] : [];
 		return { events, state: { expiry: expires } };
 	},
-	sample(kind, observation, settings) {
+	sample(kind, observation, settings, consistent) {
 		const expires = observation.device.expires ?? '';
 		const within = new Date(observation.now.getTime() + settings.expiringWithinDays * DAY_MS).toISOString();
-		return expiry(kind, observation, Number.isNaN(Date.parse(expires)) ? within : expires);
+		// Version 1 showed any expiry the device had, one already past too.
+		const usable = consistent ? isExpiringWithin(observation.device, observation.now, settings.expiringWithinDays) : !Number.isNaN(Date.parse(expires));
+		return expiry(kind, observation, usable ? expires : within);
 	},
 };
 

@@ -40,8 +40,15 @@ export const deviceSilent: Detector = {
 		if (report) events.push(silence('deviceSilent', observation, newest));
 		return { events, state: { silent: true } };
 	},
-	sample(kind, observation) {
-		return silence(kind, observation, observation.newest);
+	sample(kind, observation, settings, consistent) {
+		const newest = observation.newest;
+		if (!consistent || !newest) return silence(kind, observation, newest);
+		if (kind === 'deviceBackOnline') {
+			return deviceEvent(kind, observation, newest, { silentForMinutes: settings.silentAfterMinutes });
+		}
+		// The newest fix, dated back to where the silence is reported when it is more recent.
+		const silentSince = Math.min(fixTime(newest), observation.now.getTime() - settings.silentAfterMinutes * MINUTE_MS);
+		return silence(kind, observation, { ...newest, dateTime: new Date(silentSince).toISOString() });
 	},
 };
 

@@ -71,15 +71,17 @@ export const fuelDropped: Detector = {
 		const newestAt = observation.readings[observation.readings.length - 1]?.dateTime ?? observation.previous?.at;
 		return { events, state: { fuel, fuelAt: fuel === undefined || fuelAt === newestAt ? undefined : fuelAt } };
 	},
-	sample(_kind, observation, settings) {
-		// The newest fuel level, as if it had just fallen by the set amount.
+	sample(_kind, observation, settings, consistent) {
+		// The newest fuel level, as if it had just fallen by the set amount (by one more in version 2:
+		// the event needs a fall of more than the amount).
 		const config = settings.fuelDrop ?? { amount: DEFAULT_FUEL_DROP_AMOUNT, withinMinutes: DEFAULT_FUEL_DROP_WITHIN_MINUTES };
 		const fix = observation.newest ?? null;
 		const value = (fix && numericValue(fix as Partial<Location>, 'fuel')) ?? 0;
+		const dropped = consistent ? round(config.amount + 1) : config.amount;
 		return deviceEvent('fuelDropped', observation, fix, {
 			value,
-			previousValue: round(value + config.amount),
-			dropped: config.amount,
+			previousValue: round(value + dropped),
+			dropped,
 			withinMinutes: config.withinMinutes,
 		});
 	},

@@ -35,14 +35,24 @@ export const geofenceCrossing: Detector = {
 			state: { fences: Object.keys(fences).length > 0 ? fences : undefined, turning: Object.keys(turning).length > 0 ? turning : undefined },
 		};
 	},
-	sample(kind, observation, settings) {
+	sample(kind, observation, settings, consistent) {
 		// A geofence the fix lies outside of for an exit, inside of for an entry, when there is one.
 		const fix = observation.newest;
 		const fitting = fix && settings.geofences.find((geofence) => geofenceContains(geofence, fix) === (kind === 'geofenceEntered'));
 		const geofence = fitting ?? settings.geofences[0];
-		return deviceEvent(kind, observation, fix ?? null, { geofence: geofence?.name });
+		const location = consistent && kind === 'geofenceEntered' && !fitting ? insideOf(geofence, fix) : fix;
+		return deviceEvent(kind, observation, location ?? null, { geofence: geofence?.name });
 	},
 };
+
+/**
+ * A sample's fix moved into a circle geofence, to its centre, so that the entry it shows could have
+ * happened; a polygon has no point sure to lie inside, and the fix stays where it is.
+ */
+export function insideOf(geofence: Geofence | undefined, fix: Observation['newest']): Observation['newest'] {
+	if (!fix || geofence?.kind !== 'circle') return fix;
+	return { ...fix, latitude: geofence.center.latitude, longitude: geofence.center.longitude };
+}
 
 /**
  * Told apart by the fix and the geofence itself, not its name: two geofences of one name (an inner

@@ -1,7 +1,7 @@
 import { geofenceContains } from '../../../shared/geo/geofence';
 import { deviceEvent, type Detector } from '../detector';
 import { fixTime, MINUTE_MS } from '../fixes';
-import { geofenceEvent } from './geofenceCrossing';
+import { geofenceEvent, insideOf } from './geofenceCrossing';
 import type { TriggerEvent } from '../types';
 import { parseServiceTime } from '../../../shared/validation';
 
@@ -47,9 +47,11 @@ export const geofenceDwell: Detector = {
 		}
 		return { events, state: { stays: Object.keys(stays).length > 0 ? stays : undefined } };
 	},
-	sample(_kind, observation, settings) {
+	sample(_kind, observation, settings, consistent) {
 		const fix = observation.newest;
-		const geofence = (fix && settings.geofences.find((candidate) => geofenceContains(candidate, fix))) ?? settings.geofences[0];
-		return deviceEvent('geofenceDwell', observation, fix ?? null, { geofence: geofence?.name, dwellMinutes: settings.dwellMinutes ?? DEFAULT_DWELL_MINUTES });
+		const inside = fix && settings.geofences.find((candidate) => geofenceContains(candidate, fix));
+		const geofence = inside ?? settings.geofences[0];
+		const location = consistent && !inside ? insideOf(geofence, fix) : fix;
+		return deviceEvent('geofenceDwell', observation, location ?? null, { geofence: geofence?.name, dwellMinutes: settings.dwellMinutes ?? DEFAULT_DWELL_MINUTES });
 	},
 };

@@ -53,15 +53,18 @@ export const inputChanged: Detector = {
 		}
 		return { events, state };
 	},
-	sample(_kind, observation, settings) {
-		// The first watched line of the newest fix, as if it had just switched to what it shows.
+	sample(_kind, observation, settings, consistent) {
+		// The first watched line of the newest fix, as if it had just switched to what it shows (in
+		// version 2, the way Input Switches watches, shown in the fix too).
 		const config = settings.inputChange ?? { lines: ['input'], indexes: [], direction: 'both' };
 		const line = config.lines[0];
 		const input = config.indexes[0] ?? 0;
 		const fix = observation.newest ?? null;
 		const bits = fix ? toBits(fix as Location, line) : undefined;
-		const to = bits?.[input] === undefined ? config.direction !== 'off' : bits[input] === '1';
-		return switched(observation, fix, { input, line, from: !to, to });
+		const shown = bits?.[input] === undefined ? config.direction !== 'off' : bits[input] === '1';
+		const to = consistent && config.direction !== 'both' ? config.direction === 'on' : shown;
+		const location = fix && to !== shown ? withLine(fix as Location, line, input, to) : fix;
+		return switched(observation, location, { input, line, from: !to, to });
 	},
 };
 
@@ -99,6 +102,10 @@ function watched(config: InputChangeSettings, input: number, on: boolean): boole
 }
 
 /** `[true, false]` as `10`: compact for state; undefined when the fix does not carry the lines. */
+function withLine(fix: Location, line: DigitalLine, input: number, on: boolean): Location {
+	return { ...fix, [FIELD[line]]: (fix[FIELD[line]] ?? []).map((value, index) => (index === input ? on : value)) };
+}
+
 function toBits(fix: Location, line: DigitalLine): string | undefined {
 	const values = fix[FIELD[line]];
 	return Array.isArray(values) ? values.map((value) => (value === true ? '1' : '0')).join('') : undefined;

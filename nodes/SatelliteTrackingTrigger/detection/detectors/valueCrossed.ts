@@ -102,13 +102,16 @@ export const valueCrossed: Detector = {
 		}
 		return { events, state: { ranges: Object.keys(ranges).length > 0 ? ranges : undefined } };
 	},
-	sample(_kind, observation, settings) {
+	sample(_kind, observation, settings, consistent) {
 		const rules = settings.thresholdRules ?? [];
 		const rule = rules.find((candidate) => !candidate.tag || hasTag(observation.device, candidate.tag.key, candidate.tag.value)) ?? rules[0];
 		const fix = observation.newest ?? null;
 		if (!rule) return deviceEvent('valueCrossed', observation, fix);
 		const value = fix ? numericValue(fix as Partial<Location>, rule.field) : undefined;
-		return crossing(observation, fix, rule, value ?? rule.value);
+		if (!consistent) return crossing(observation, fix, rule, value ?? rule.value);
+		// The fix's value when it is past the rule, else one unit past, shown in the fix too.
+		const past = value !== undefined && rangeSide(rule, value) === 'entered' ? value : rule.value + (rule.direction === 'above' ? 1 : -1);
+		return crossing(observation, fix && { ...fix, [rule.field]: past }, rule, past);
 	},
 };
 

@@ -16,7 +16,8 @@ export class SatelliteTrackingApi implements ICredentialType {
 
 	displayName = 'Satellite Tracking API';
 
-	documentationUrl = 'https://github.com/plaspy-dev/docs';
+	// The package's own README section; it links the vendor's API docs.
+	documentationUrl = 'https://github.com/satellite-tracking-n8n/n8n-nodes-satellite-tracking#the-credential';
 
 	icon = {
 		light: 'file:../nodes/SatelliteTracking/satelliteTracking.svg',

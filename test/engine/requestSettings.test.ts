@@ -73,11 +73,11 @@ describe('usage counters after a run', () => {
 		const newest = ctx.sandbox.requestLog.length; // every call so far counted, token calls included
 		expect(hintsOf(result)).toEqual([
 			{
-				message: expect.stringMatching(/^Satellite Tracking account: \d+ API calls today, \d+ in all \(as the service counts them\)\.$/),
+				message: expect.stringMatching(/^The tracking service counts \d+ API calls today for this account, \d+ in all\.$/),
 				location: 'outputPane',
 			},
 		]);
-		const [, today] = /: (\d+) API calls today/.exec(hintsOf(result)[0].message)!;
+		const [, today] = /counts (\d+) API calls today/.exec(hintsOf(result)[0].message)!;
 		expect(Number(today)).toBe(newest);
 	});
 
@@ -85,7 +85,7 @@ describe('usage counters after a run', () => {
 		const result = await ctx.engine.runNode({ ...getDevice, requestSettings: { dailyRequestLimit: 5, dailyLimitWarnShare: 0.5 } });
 
 		expect(hintsOf(result)).toEqual([
-			expect.objectContaining({ type: 'warning', message: expect.stringContaining('near its daily limit') }),
+			expect.objectContaining({ type: 'warning', message: expect.stringContaining('Near the daily limit') }),
 		]);
 	});
 });

@@ -135,7 +135,7 @@ describe('usage hints', () => {
 
 	it('report the counters, and the share of a limit when one is entered', () => {
 		expect(usageHints(usage, { dailyLimitWarnShare: 0.8 })).toEqual([
-			{ message: 'Satellite Tracking account: 850 API calls today, 12,345 in all (as the service counts them).', location: 'outputPane' },
+			{ message: 'The tracking service counts 850 API calls today for this account, 12,345 in all.', location: 'outputPane' },
 		]);
 		expect(usageHints(usage, { dailyRequestLimit: 2000, dailyLimitWarnShare: 0.8 })[0]).toEqual({
 			message: expect.stringContaining('43% of the Daily Request Limit of 2,000'),

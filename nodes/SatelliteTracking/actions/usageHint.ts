@@ -13,14 +13,15 @@ export function usageHints(
 ): NodeExecutionHint[] {
 	if (usage === undefined) return [];
 	const { apiDailyUsage, apiUsage } = usage;
-	const counts = `${apiDailyUsage.toLocaleString('en-US')} API calls today, ${apiUsage.toLocaleString('en-US')} in all (as the service counts them)`;
-	if (dailyRequestLimit === undefined) return [{ message: `Satellite Tracking account: ${counts}.`, location: 'outputPane' }];
+	// Said as the service's own counters: "<Name> account: …" read like the name of a credential.
+	const counts = `The tracking service counts ${apiDailyUsage.toLocaleString('en-US')} API calls today for this account, ${apiUsage.toLocaleString('en-US')} in all`;
+	if (dailyRequestLimit === undefined) return [{ message: `${counts}.`, location: 'outputPane' }];
 	const share = apiDailyUsage / dailyRequestLimit;
-	const ofLimit = `${counts}: ${Math.round(share * 100)}% of the Daily Request Limit of ${dailyRequestLimit.toLocaleString('en-US')}`;
-	if (share < dailyLimitWarnShare) return [{ message: `Satellite Tracking account: ${ofLimit}.`, location: 'outputPane' }];
+	const ofLimit = `${counts}: ${Math.round(share * 100)}% of the Daily Request Limit of ${dailyRequestLimit.toLocaleString('en-US')} set under Request Settings`;
+	if (share < dailyLimitWarnShare) return [{ message: `${ofLimit}.`, location: 'outputPane' }];
 	return [
 		{
-			message: `Satellite Tracking account near its daily limit: ${ofLimit}. Calls beyond the limit may be refused until tomorrow.`,
+			message: `Near the daily limit: ${ofLimit}. Calls beyond it may be refused until tomorrow.`,
 			type: 'warning',
 			location: 'outputPane',
 		},

@@ -79,7 +79,7 @@ describe('device operations', () => {
 
 	it('getLastLocation fails for an unknown device with the vendor message', async () => {
 		const { error } = await ctx.engine.runNode({ resource: 'device', operation: 'getLastLocation', deviceId: byId('no-such-device') });
-		expect(error?.message).toBe('The tracking API answered 404: Device not found.');
+		expect(error?.message).toBe('The tracking API answered 404: Device not found. (device id "no-such-device")');
 	});
 
 	it('sendCommand sends command, format and sms as the API expects', async () => {

@@ -159,7 +159,7 @@ describe('group operations', () => {
 		expect(jsonOf(items)).toEqual([{ deleted: true, id: group.id }]);
 		expect(ctx.sandbox.store.getGroup(group.id)).toBeUndefined();
 		const again = await ctx.engine.runNode({ resource: 'group', operation: 'delete', groupId: byId(group.id) });
-		expect(again.error?.message).toBe('The tracking API answered 404: Group not found.');
+		expect(again.error?.message).toBe(`The tracking API answered 404: Group not found. (group id "${group.id}")`);
 	});
 
 	describe('addDevices and removeDevices', () => {
@@ -240,7 +240,7 @@ describe('group operations', () => {
 		expect(error).toBeUndefined();
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
 		expect(items[0].json).toMatchObject({ id: group.id });
-		expect(items[1].json).toMatchObject({ error: 'The tracking API answered 404: Group not found.' });
+		expect(items[1].json).toMatchObject({ error: 'The tracking API answered 404: Group not found. (group id "grp-missing")' });
 		expect(items[2].json.error).toContain('Invalid "Group" in item 2');
 		expect(items[3].json).toMatchObject({ id: 'grp-1' });
 	});

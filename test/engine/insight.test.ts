@@ -132,7 +132,7 @@ describe('account insight: notification counters and license usage', () => {
 				items: [{ id: 'no-such-device' }, { id: 'quiet' }],
 				continueOnFail: true,
 			});
-			expect(items.map((item) => item.json.error ?? item.json.deviceId)).toEqual(['The tracking API answered 404: Device not found.', 'quiet']);
+			expect(items.map((item) => item.json.error ?? item.json.deviceId)).toEqual(['The tracking API answered 404: Device not found. (device id "no-such-device")', 'quiet']);
 
 			const zone = await ctx.engine.runNode(counters({ deviceId: byId('quiet'), timeZone: 'Mars/Olympus' }));
 			expect(zone.error?.message).toBe('Invalid "Time Zone" in item 0: Time Zone is not an IANA time zone such as Europe/Berlin (got "Mars/Olympus")');

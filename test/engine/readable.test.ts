@@ -43,7 +43,7 @@ describe('readable output (node version 2: Simplify, deviceName)', () => {
 
 	it('an unknown device still fails with the vendor message', async () => {
 		const { error } = await ctx.engine.runNode({ resource: 'device', operation: 'getLastLocation', deviceId: byId('no-such-device') }, V2);
-		expect(error?.message).toBe('The tracking API answered 404: Device not found.');
+		expect(error?.message).toBe('The tracking API answered 404: Device not found. (device id "no-such-device")');
 	});
 
 	it('Location Get Many simplifies every fix of the range, with one device lookup for all of them', async () => {

@@ -104,7 +104,8 @@ describe('transport behaviour in the engine', () => {
 		'sends the id %p encoded, so it reaches the device route and nothing else',
 		async (id) => {
 			const result = await ctx.engine.runNode({ resource: 'device', operation: 'get', deviceId: byId(id) }, { continueOnFail: true });
-			expect(result.items[0].json.error).toBe('The tracking API answered 404: Device not found.');
+			// The id as the user typed it, not as it was encoded into the path.
+			expect(result.items[0].json.error).toBe(`The tracking API answered 404: Device not found. (device id "${id}")`);
 			const seen = ctx.sandbox.requestLog.filter((entry) => entry.route !== 'POST /api/Auth/Token');
 			expect(seen).toHaveLength(1);
 			expect(seen[0]).toMatchObject({ route: 'GET /api/devices/{deviceId}', deviceId: id });

@@ -10,7 +10,7 @@ import {
 
 import { CREDENTIAL_TYPE, ENDPOINTS, TOKEN_PATH, type AnswerOf, type Endpoint, type EndpointName, type PathParam } from '../wire';
 import { unwrapEnvelope, usageCounters, type UsageCounters } from './envelope';
-import { describeFailure, describeHttpFailure, isTokenRefusal, refusedWithFreshToken, toNodeApiError, type RequestFailure } from './errors';
+import { describeFailure, describeHttpFailure, isTokenRefusal, namingIds, refusedWithFreshToken, toNodeApiError, type RequestFailure } from './errors';
 import { quotaForAccount, RequestPacer } from './pacer';
 import { redact } from './redact';
 import { isRetryable, MAX_RETRIES, retryDelayMs } from './retryPolicy';
@@ -115,7 +115,7 @@ export class TrackingApiClient {
 
 	async request<Name extends EndpointName>(name: Name, options: RequestOptions = {}): Promise<AnswerOf<Name>> {
 		const outcome = await this.call(name, options);
-		if (!outcome.ok) throw this.toError(outcome.failure, options.itemIndex);
+		if (!outcome.ok) throw this.toError(namingIds(outcome.failure, options.params ?? {}), options.itemIndex);
 		return outcome.value as AnswerOf<Name>;
 	}
 

@@ -90,6 +90,18 @@ export function describeHttpFailure(
 	};
 }
 
+/**
+ * A 404 names the ids the request was for: the vendor says only "Device not found.", and in a run
+ * of many items the user cannot tell which id it meant.
+ */
+export function namingIds(failure: RequestFailure, params: Record<string, string | undefined>): RequestFailure {
+	const ids = Object.entries(params)
+		.filter(([, value]) => value !== undefined)
+		.map(([name, value]) => `${name.replace(/Id$/, '')} id "${value}"`);
+	if (failure.status !== 404 || ids.length === 0) return failure;
+	return { ...failure, message: `${failure.message} (${ids.join(', ')})` };
+}
+
 const CERTIFICATE_TEXT = /certificate|CERT_|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/i;
 
 /** A request to `url` that threw: no answer came (network, TLS, timeout) or the token exchange failed. */

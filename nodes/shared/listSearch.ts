@@ -14,10 +14,20 @@ async function search<T>(
 	const needle = filter?.trim().toLowerCase() ?? '';
 	const resources = await list(client);
 	return {
-		results: resources
-			.filter((resource) => needle === '' || searchable(resource).some((text) => (text ?? '').toLowerCase().includes(needle)))
-			.map(toResult),
+		results: withIdWhereNamesRepeat(
+			resources.filter((resource) => needle === '' || searchable(resource).some((text) => (text ?? '').toLowerCase().includes(needle))).map(toResult),
+		),
 	};
+}
+
+/**
+ * Two devices (or groups) may share a name, and a list of names alone would not tell them apart: those
+ * show their id beside the name. Unique names stay as they are, to keep the list short.
+ */
+function withIdWhereNamesRepeat(results: Array<{ name: string; value: string }>): Array<{ name: string; value: string }> {
+	const uses = new Map<string, number>();
+	for (const { name } of results) uses.set(name, (uses.get(name) ?? 0) + 1);
+	return results.map((result) => ((uses.get(result.name) ?? 0) > 1 && result.value !== result.name ? { ...result, name: `${result.name} (${result.value})` } : result));
 }
 
 export async function searchDevices(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {

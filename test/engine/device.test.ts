@@ -155,4 +155,19 @@ describe('device operations', () => {
 		expect(expected.length).toBeGreaterThan(1);
 		expect(found.results).toEqual(expected.map((device) => ({ name: device.name, value: device.id })));
 	});
+
+	it('the Device list shows the id beside a name two devices share', async () => {
+		const [first] = ctx.sandbox.store.listDevices();
+		ctx.sandbox.store.addDevice({ ...first, id: 'twin-of-first' });
+		try {
+			const context = ctx.engine.loadOptionsContext({ resource: 'device', operation: 'get' });
+			const found = await new SatelliteTracking().methods.listSearch.searchDevices.call(context, first.name);
+			expect(found.results).toEqual([
+				{ name: `${first.name} (${first.id})`, value: first.id },
+				{ name: `${first.name} (twin-of-first)`, value: 'twin-of-first' },
+			]);
+		} finally {
+			ctx.sandbox.store.removeDevice('twin-of-first');
+		}
+	});
 });

@@ -20,8 +20,9 @@ export class SatelliteTracking implements INodeType {
 		icon: { light: 'file:satelliteTracking.svg', dark: 'file:satelliteTracking.dark.svg' },
 		group: ['transform'],
 		// 2: fixes and alerts carry deviceName and are simplified by default (see actions/readable.ts).
-		version: [1, 2],
-		defaultVersion: 2,
+		// 2.1: Limit on a date range keeps the newest results (actions/versions.ts).
+		version: [1, 2, 2.1],
+		defaultVersion: 2.1,
 		subtitle: subtitle(resources),
 		description: 'Read and manage GPS tracking devices, locations, alerts, groups and users',
 		defaults: { name: 'Satellite Tracking' },

@@ -54,6 +54,21 @@ describe('location and alert operations', () => {
 	});
 
 	it.each([
+		['location', (from: number, to: number) => ctx.sandbox.store.locationsBetween('device001', from, to)!],
+		['alert', (from: number, to: number) => ctx.sandbox.store.alertsBetween('device001', from, to)!],
+	])('%s getAll: Limit keeps the newest of the range in version 2.1, the oldest in 1 and 2, in time order', async (resource, stored) => {
+		const to = Date.now();
+		const from = to - 7 * 24 * HOUR;
+		const inRange = stored(from, to).map((record) => record.dateTime);
+		expect(inRange.length).toBeGreaterThan(3);
+		const parameters = { resource, operation: 'getAll', deviceId: byId('device001'), from: new Date(from).toISOString(), to: new Date(to).toISOString(), limit: 3 };
+		const timesOf = async (typeVersion: number) => jsonOf((await ctx.engine.runNode(parameters, { typeVersion })).items).map((item) => item.dateTime);
+		expect(await timesOf(2.1)).toEqual(inRange.slice(-3));
+		expect(await timesOf(2)).toEqual(inRange.slice(0, 3));
+		expect(await timesOf(1)).toEqual(inRange.slice(0, 3));
+	});
+
+	it.each([
 		['from after to', { from: '2026-02-02T00:00:00Z', to: '2026-02-01T00:00:00Z' }, 'Invalid "From" in item 0: From must not be after To'],
 		['an empty from (from an expression)', { from: '={{ $json.missing }}', to: '2026-02-01T00:00:00Z' }, 'Invalid "From" in item 0: From is empty'],
 		['an impossible date', { from: '2026-02-01T00:00:00Z', to: '2026-02-30T25:00:00Z' }, 'Invalid "To" in item 0: To is not a valid date'],

@@ -32,8 +32,8 @@ interface Workflow {
 const outdated = (workflow: Workflow) =>
 	workflow.nodes.filter((node) => node.type in CURRENT && node.typeVersion !== CURRENT[node.type]).map((node) => `${node.name} v${node.typeVersion}`);
 
-test('both nodes are at version 2, which these checks expect to find', () => {
-	expect(CURRENT[`${PACKAGE}.satelliteTracking`]).toBe(2);
+test('the action node is at version 2.1 and the trigger at 2, which these checks expect to find', () => {
+	expect(CURRENT[`${PACKAGE}.satelliteTracking`]).toBe(2.1);
 	expect(CURRENT[`${PACKAGE}.satelliteTrackingTrigger`]).toBe(2);
 });
 
@@ -50,7 +50,7 @@ test.each(readdirSync(join(REPO, 'examples')).filter((file) => file.endsWith('.j
 test("the README screenshot's workflow uses the current versions", () => {
 	// scripts/screenshot.ts runs on import: its workflow is read from its text.
 	const source = readFileSync(join(REPO, 'scripts/screenshot.ts'), 'utf8');
-	const versions = [...source.matchAll(/type: `\$\{PACKAGE_NAME\}\.(\w+)`,\s*typeVersion: (\d+)/g)].map(([, type, version]) => ({
+	const versions = [...source.matchAll(/type: `\$\{PACKAGE_NAME\}\.(\w+)`,\s*typeVersion: ([\d.]+)/g)].map(([, type, version]) => ({
 		name: type,
 		type: `${PACKAGE}.${type}`,
 		typeVersion: Number(version),

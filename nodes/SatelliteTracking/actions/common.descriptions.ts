@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { checked } from '../../shared/parameters';
-import { toNumberInRange } from '../../shared/validation';
+import { parseServiceTime, toNumberInRange } from '../../shared/validation';
 import { rememberTotal } from './toolMode';
 
 // n8n's lint wants the Limit default written as the literal 50 here; readLimit falls back to it.
@@ -36,9 +36,18 @@ export function readLimit(context: IExecuteFunctions, itemIndex: number): number
 	return Math.floor(limit);
 }
 
-/** The API has no paging: lists come whole, and Limit trims them here. */
+/** The API has no paging: lists come whole, and Limit trims them here, keeping their first results. */
 export function applyLimit<T>(results: T[], limit: number): T[] {
 	return limit >= results.length ? results : rememberTotal(results.slice(0, limit), results.length);
+}
+
+/** Limit over a date range: its oldest or its newest results (version 2.1), in time order either way. */
+export function applyLimitOfRange<T extends { dateTime?: unknown }>(results: T[], limit: number, keepNewest: boolean): T[] {
+	if (!keepNewest || limit >= results.length) return applyLimit(results, limit);
+	const at = (result: T) => (typeof result.dateTime === 'string' ? parseServiceTime(result.dateTime) : NaN);
+	// The vendor documents no order; a result without a readable time sorts first, so it is never taken for the newest.
+	const inTimeOrder = [...results].sort((a, b) => (Number.isNaN(at(a)) ? -Infinity : at(a)) - (Number.isNaN(at(b)) ? -Infinity : at(b)));
+	return rememberTotal(inTimeOrder.slice(-limit), results.length);
 }
 
 /**
@@ -65,8 +74,21 @@ export const dateRange: INodeProperties[] = [
 ];
 
 /** A date range comes whole from the API, so a Limit silently leaves out the rest of it: say so. */
-export const returnAllAndLimitOfRange: INodeProperties[] = returnAllAndLimit.map((property) =>
-	property.name === 'limit' ? { ...property, hint: 'Only the first results of the range are returned; turn on Return All to get the rest' } : property,
+export const returnAllAndLimitOfRange: INodeProperties[] = returnAllAndLimit.flatMap((property) =>
+	property.name === 'limit'
+		? [
+				{
+					...property,
+					hint: 'Only the first results of the range are returned; turn on Return All to get the rest',
+					displayOptions: { show: { ...property.displayOptions?.show, '@version': [{ _cnd: { lt: 2.1 } }] } },
+				},
+				{
+					...property,
+					hint: 'The newest results of the range are returned, oldest first; turn on Return All to get the rest',
+					displayOptions: { show: { ...property.displayOptions?.show, '@version': [{ _cnd: { gte: 2.1 } }] } },
+				},
+			]
+		: [property],
 );
 
 /** Tags and attributes are string maps on the wire; the UI edits them as key/value rows. */

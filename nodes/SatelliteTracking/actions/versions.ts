@@ -7,3 +7,11 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 export function isVersion1(context: IExecuteFunctions): boolean {
 	return context.getNode().typeVersion < 2;
 }
+
+/**
+ * Version 2.1: Limit on a date range keeps its newest results (the usual wish: "the last N
+ * positions"); saved workflows of 1 and 2 keep the oldest, as they did.
+ */
+export function limitKeepsNewest(context: IExecuteFunctions): boolean {
+	return context.getNode().typeVersion >= 2.1;
+}

@@ -5,11 +5,11 @@ import type { TrackingApiClient } from '../../../shared/transport';
 import { preview, toOptionalText, type Check } from '../../../shared/validation';
 import { ALERT_NAMES, type AlertsRequest } from '../../../shared/wire';
 import { deviceLocator } from '../../../shared/descriptions';
-import { applyLimit, dateRange, readLimit, returnAllAndLimitOfRange } from '../common.descriptions';
+import { applyLimitOfRange, dateRange, readLimit, returnAllAndLimitOfRange } from '../common.descriptions';
 import type { OperationOption } from '../operation';
 import { readDeviceId } from '../toolMode';
 import { prepareNaming, readable, simplify, type Naming } from '../readable';
-import { isVersion1 } from '../versions';
+import { isVersion1, limitKeepsNewest } from '../versions';
 import { simplifyAlert } from '../../../shared/simplify';
 
 export const option: OperationOption = {
@@ -54,5 +54,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, api: T
 	if (alertName !== '') body.alertName = alertName;
 	const limit = readLimit(this, itemIndex);
 	const alerts = await api.request('getAlerts', { params: { deviceId }, body, itemIndex });
-	return await readable(this, itemIndex, naming, deviceId, applyLimit(alerts, limit), simplifyAlert);
+	return await readable(this, itemIndex, naming, deviceId, applyLimitOfRange(alerts, limit, limitKeepsNewest(this)), simplifyAlert);
 }

@@ -4,8 +4,9 @@ import { getDateRange } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
 import type { LocationsRequest } from '../../../shared/wire';
 import { deviceLocator } from '../../../shared/descriptions';
-import { applyLimit, dateRange, readLimit, returnAllAndLimitOfRange } from '../common.descriptions';
+import { applyLimitOfRange, dateRange, readLimit, returnAllAndLimitOfRange } from '../common.descriptions';
 import type { OperationOption } from '../operation';
+import { limitKeepsNewest } from '../versions';
 import { readDeviceId } from '../toolMode';
 import { prepareNaming, readable, simplify, type Naming } from '../readable';
 import { simplifyFix } from '../../../shared/simplify';
@@ -30,5 +31,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, api: T
 	const body: LocationsRequest = getDateRange(this, itemIndex);
 	const limit = readLimit(this, itemIndex);
 	const locations = await api.request('getLocations', { params: { deviceId }, body, itemIndex });
-	return await readable(this, itemIndex, naming, deviceId, applyLimit(locations, limit), simplifyFix);
+	return await readable(this, itemIndex, naming, deviceId, applyLimitOfRange(locations, limit, limitKeepsNewest(this)), simplifyFix);
 }

@@ -252,7 +252,7 @@ describe('RequestPacer', () => {
 			(await pacer.acquire())();
 			sentAt.push(clock.time - pausedFrom);
 		}
-		const spacing = 1000 / (190 * 0.95);
+		const spacing = 1000 / (190 * 0.98);
 		expect(sentAt[0]).toBe(1000);
 		expect(sentAt[3] - sentAt[0]).toBeCloseTo(3 * spacing, 6);
 	});
@@ -276,7 +276,7 @@ describe('RequestPacer', () => {
 			(await pacer.acquire())();
 			sentAt.push(clock.time);
 		}
-		expect(sentAt[2] - sentAt[0]).toBeCloseTo((2 * windowMs) / (accepted * 0.95), 0);
+		expect(sentAt[2] - sentAt[0]).toBeCloseTo((2 * windowMs) / (accepted * 0.98), 0);
 	});
 
 	it('learns no quota from a span it spent held back after an outage: it halves instead of pinning that rate', async () => {
@@ -324,13 +324,13 @@ describe('RequestPacer', () => {
 		};
 		await acceptEvery(5, 200);
 		pacer.throttled(1000, true);
-		expect(await spacing()).toBeCloseTo(1000 / (200 * 0.95), 6);
+		expect(await spacing()).toBeCloseTo(1000 / (200 * 0.98), 6);
 		// A second 429 (another client spent part of the quota) measures again: 50 accepted in the
 		// last second. Each 429 used to cut the old rate by another 1.25× instead, however many came.
 		clock.time += 5_000;
 		await acceptEvery(20, 50);
 		pacer.throttled(1000, true);
-		expect(await spacing()).toBeCloseTo(1000 / (50 * 0.95), 6);
+		expect(await spacing()).toBeCloseTo(1000 / (50 * 0.98), 6);
 		// Five minutes without a 429, on an account never idle: full speed again.
 		for (let minute = 0; minute < 5; minute++) await acceptEvery(1000, 60);
 		expect(await spacing()).toBe(0);

@@ -85,12 +85,14 @@ export class TrackingApiClient {
 		private readonly pacer: RequestPacer,
 		private readonly timeoutMs: number,
 		private readonly maxRetries: number,
+		credentialReadAt: number,
 	) {
-		this.tokens = new TokenSession(this.data, (request) => this.sendWithToken(request));
+		this.tokens = new TokenSession(this.data, (request) => this.sendWithToken(request), credentialReadAt);
 	}
 
 	static async create(context: RequestContext, options: ClientOptions): Promise<TrackingApiClient> {
 		const node = context.getNode();
+		const credentialReadAt = Date.now();
 		const data = { ...(await context.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE)) };
 		const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_SECONDS * 1000;
 		// A token fetched with another Base URL, user name or key is no token for these (and must
@@ -105,7 +107,7 @@ export class TrackingApiClient {
 		};
 		const account = accountKey(String(data.baseUrl ?? ''), String(data.userName ?? ''));
 		const pacer = new RequestPacer(options, undefined, quotaForAccount(account));
-		return new TrackingApiClient(context, node, credentials, pacer, timeoutMs, options.maxRetries ?? MAX_RETRIES);
+		return new TrackingApiClient(context, node, credentials, pacer, timeoutMs, options.maxRetries ?? MAX_RETRIES, credentialReadAt);
 	}
 
 	/** The account's usage counters from the newest answer that carried them. */

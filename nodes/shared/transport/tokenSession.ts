@@ -40,14 +40,29 @@ const UNPROVEN_TOKEN_REFUSALS_TOLERATED = 1;
 const MAX_RENEWALS_PER_RUN = 5;
 
 /** The credential fields n8n fills from preAuthentication. */
-type StoredToken = Pick<ICredentialDataDecryptedObject, 'token' | 'tokenExpires' | 'tokenFingerprint'>;
+type StoredToken = Pick<ICredentialDataDecryptedObject, 'tokenExpires' | 'tokenFingerprint'> & { token: string };
+
+/** A token exchange under way, or done after `doneAt` with the token n8n stored (none if it failed). */
+interface SharedExchange {
+	token: Promise<StoredToken | undefined>;
+	doneAt: number;
+}
 
 /**
- * Token exchanges under way in this process, by the exact Base URL, user name and key they were
- * made with: executions that start together on one account wait for the first one's token
- * instead of each fetching its own. Only values that would fetch the same token share one.
+ * The newest token exchange in this process by the exact Base URL, user name and key it was made
+ * with: executions that start together on one account take its token instead of each fetching
+ * their own, also those that read the credential before n8n stored the token and send after. Only
+ * values that would fetch the same token share one. A run that read the credential after the
+ * exchange has the token n8n stored: this is no second token store.
  */
-const exchangesUnderWay = new Map<string, Promise<StoredToken | undefined>>();
+const newestExchanges = new Map<string, SharedExchange>();
+
+/** No token, or one past the expiry the service gave it. */
+function stale({ token, tokenExpires }: ICredentialDataDecryptedObject): boolean {
+	if (typeof token !== 'string' || token === '') return true;
+	const expires = typeof tokenExpires === 'string' ? Date.parse(tokenExpires) : NaN;
+	return !Number.isNaN(expires) && expires <= Date.now();
+}
 
 /** The token exchange failed, so the request it was made for was never sent. */
 export class TokenExchangeFailure extends Error {
@@ -87,10 +102,11 @@ export class TokenSession {
 	/** Every token seen, to take out of error texts that quote the request back. */
 	private readonly seenTokens = new Set<string>();
 
-
+	/** `credentialReadAt`: when the run read `data` from n8n (epoch ms). */
 	constructor(
 		private readonly data: ICredentialDataDecryptedObject,
 		private readonly sendWithToken: SendWithToken,
+		private readonly credentialReadAt: number,
 	) {
 		this.noteToken(data.token);
 	}
@@ -134,7 +150,7 @@ export class TokenSession {
 	 * fails the rest at once.
 	 */
 	async send(request: OutgoingRequest) {
-		while (this.needsToken()) {
+		while (stale(this.data)) {
 			const fatal = this.tokenRefusal ?? this.tokenOutage;
 			if (fatal !== undefined) throw new TokenExchangeFailure(fatal);
 			if (this.tokenFetch === undefined) return await this.sendAlone(request);
@@ -161,29 +177,33 @@ export class TokenSession {
 	}
 
 	/**
-	 * A second exchange, on behalf of every request waiting, comes after a short backoff. A token
-	 * another run of this process is fetching with the same values is taken instead of a new one.
+	 * A second exchange, on behalf of every request waiting, comes after a short backoff. The token
+	 * another run of this process fetched, or is fetching, with the same values is taken instead of
+	 * a new one, unless this run has already had it (then it was refused, or has expired).
 	 */
 	private async sendAfterBackoff(request: OutgoingRequest) {
 		if (this.exchangeFailures > 0) await sleep(retryDelayMs(0, undefined, Math.random));
 		const key = credentialFingerprint(this.data);
-		const underWay = exchangesUnderWay.get(key);
-		const shared = underWay && (await underWay);
-		if (shared !== undefined) {
-			Object.assign(this.data, shared);
-			this.tokenGeneration++;
-			this.noteToken(shared.token);
-			return await this.sendWithCredential(request);
+		// No await between finding no exchange to share and starting one: two runs would start two.
+		for (let newest = newestExchanges.get(key); newest && newest.doneAt >= this.credentialReadAt; newest = newestExchanges.get(key)) {
+			const shared = await newest.token;
+			if (shared !== undefined && !this.seenTokens.has(shared.token) && !stale(shared)) {
+				Object.assign(this.data, shared);
+				this.tokenGeneration++;
+				this.noteToken(shared.token);
+				return await this.sendWithCredential(request);
+			}
+			if (newestExchanges.get(key) === newest) break;
 		}
 		let settle: (token: StoredToken | undefined) => void = () => undefined;
-		const exchange = new Promise<StoredToken | undefined>((resolve) => (settle = resolve));
-		exchangesUnderWay.set(key, exchange);
+		const exchange: SharedExchange = { token: new Promise((resolve) => (settle = resolve)), doneAt: Infinity };
+		newestExchanges.set(key, exchange);
 		try {
 			return await this.sendWithCredential(request);
 		} finally {
 			const { token, tokenExpires, tokenFingerprint } = this.data;
+			exchange.doneAt = Date.now();
 			settle(typeof token === 'string' && token !== '' ? { token, tokenExpires, tokenFingerprint } : undefined);
-			if (exchangesUnderWay.get(key) === exchange) exchangesUnderWay.delete(key);
 		}
 	}
 
@@ -196,13 +216,6 @@ export class TokenSession {
 			// A hung endpoint would hang again: waiting a second Timeout would double what users set.
 			this.tokenOutage = error;
 		}
-	}
-
-	private needsToken(): boolean {
-		const { token, tokenExpires } = this.data;
-		if (typeof token !== 'string' || token === '') return true;
-		const expires = typeof tokenExpires === 'string' ? Date.parse(tokenExpires) : NaN;
-		return !Number.isNaN(expires) && expires <= Date.now();
 	}
 
 	private noteToken(token: unknown): void {

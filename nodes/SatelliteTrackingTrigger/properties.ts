@@ -40,19 +40,49 @@ const readMode: INodeProperties = {
 	name: 'readMode',
 	type: 'options',
 	default: 'latestFix',
+	description:
+		"Latest Fix: each poll sees each device's newest fix (one call per device), so a quick visit to a geofence or an alert on an earlier fix between two polls is missed. Every Fix: each poll reads every fix since the last one seen (one range read per device).",
 	options: [
-		{
-			name: 'Latest Fix',
-			value: 'latestFix',
-			description: 'One call per device per poll; misses moves between polls',
-		},
-		{
-			name: 'Every Fix',
-			value: 'everyFix',
-			description: 'Every fix since the last poll: no crossing or alert missed',
-		},
+		{ name: 'Latest Fix', value: 'latestFix', description: 'Newest fix per poll; misses what happens between polls' },
+		{ name: 'Every Fix', value: 'everyFix', description: 'All fixes since the last poll: nothing missed, more calls' },
 	],
 };
+
+const GEOFENCE_EVENTS: EventKind[] = ['geofenceEntered', 'geofenceExited', 'geofenceDwell'];
+
+/** A hint in the panel; a notice has no value, so hiding it loses nothing. */
+const notice = (name: string, displayName: string, displayOptions?: INodeProperties['displayOptions']): INodeProperties => ({
+	displayName,
+	name,
+	type: 'notice',
+	default: '',
+	...(displayOptions && { displayOptions }),
+});
+
+const baselineNotice = notice(
+	'baselineNotice',
+	'The first poll after the workflow is activated only records where each device is, and reports nothing; events start with the next poll. To get the current state as events instead, add Options › Emit Current State on First Poll.',
+);
+
+const latestFixGeofenceNotice = notice(
+	'latestFixGeofenceNotice',
+	'In Latest Fix mode a device that enters and leaves a geofence between two polls is not seen. Choose Every Fix above to catch every crossing.',
+	{ show: { '/events': GEOFENCE_EVENTS, '/readMode': ['latestFix'] } },
+);
+
+/**
+ * "Needs at least one …" for a list the selected events watch, shown while none of the list's kinds
+ * of entry (a geofence's circle or polygon, a limit's channel) holds anything, so what a run would
+ * refuse is marked before the run.
+ */
+function emptyListNotice(list: INodeProperties, events: EventKind[]): INodeProperties {
+	const names = events.map((kind) => EVENTS[kind].name);
+	const who = names.length === 1 ? `${names[0]} needs` : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]} need`;
+	const nothingEntered = Object.fromEntries((list.options ?? []).map((option) => [`/${list.name}.${option.name}`, [undefined]]));
+	return notice(`${list.name}Needed`, `${who} at least one entry in ${list.displayName} below`, {
+		show: { '/events': events, ...nothingEntered },
+	});
+}
 
 const deviceSelection: INodeProperties[] = [
 	{
@@ -96,8 +126,8 @@ const geofences: INodeProperties = {
 	typeOptions: { multipleValues: true },
 	placeholder: 'Add Geofence',
 	default: {},
-	displayOptions: showFor(['geofenceEntered', 'geofenceExited', 'geofenceDwell']),
-	description: 'Editing a geofence starts it afresh: where devices are is recorded again, without events',
+	description:
+		'What Geofence Entered, Geofence Exited and Geofence Dwell watch. Editing a geofence starts it afresh: where devices are is recorded again, without events.',
 	options: [
 		{
 			displayName: 'Circle',
@@ -204,11 +234,18 @@ const triggerRequestSettings: INodeProperties = {
 	],
 };
 
+const lists = DETECTORS.flatMap(({ detector, events }) => (detector.lists ?? []).map((list) => ({ list, events })));
+
 export const properties: INodeProperties[] = [
+	baselineNotice,
 	events,
 	readMode,
+	latestFixGeofenceNotice,
+	emptyListNotice(geofences, GEOFENCE_EVENTS),
+	...lists.map(({ list, events }) => emptyListNotice(list, events)),
 	...deviceSelection,
 	geofences,
+	...lists.map(({ list }) => list),
 	...DETECTORS.flatMap(({ detector, events }) =>
 		(detector.properties ?? []).map((property) => ({ ...property, displayOptions: showFor(events) })),
 	),

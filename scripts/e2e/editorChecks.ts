@@ -2,11 +2,13 @@
  * Checks in the real n8n editor (headless chromium driven by playwright-core), for what a user sees
  * and what only the editor's own code does to a node's parameters.
  *
- *  - Changing the trigger's Events keeps the geofences and daily limits entered. n8n's editor, on a
- *    parameter change, drops the value of every parameter whose displayOptions name the changed one
- *    and whose value it judges not to fit its options (removeMismatchedOptionValues); for a
- *    collection it compares the keys of the WHOLE node's parameters with the collection's options, so
- *    a geofence list shown for some events was emptied whenever Events changed.
+ *  - Changing the trigger's Events keeps the geofences, threshold rules and daily limits entered,
+ *    even when the only event using them is removed and another picked. n8n's editor, on a parameter
+ *    change, drops the value of every parameter whose displayOptions name the changed one and whose
+ *    value it judges not to fit its options (removeMismatchedOptionValues; for a collection it
+ *    compares the keys of the WHOLE node's parameters with the collection's options), and the value
+ *    of every parameter it hides. So these lists are always shown, and a notice marks an empty one
+ *    the selected events need.
  *
  *  - The nodes panel finds the package by the words users search for (codex aliases), and its entry
  *    carries a description that speaks for the action node too.
@@ -33,6 +35,7 @@ import { CREDENTIAL_TYPE, PACKAGE_NAME, sandboxCredentialData, sandboxJson } fro
 const TRIGGER = 'Geofence trigger';
 const DEPOT = { name: 'Depot', latitude: 52.52, longitude: 13.405, radius: 300 };
 const EMAIL_LIMIT = 120;
+const RULE = { field: 'battery', direction: 'below', value: 15, hysteresis: 2 };
 
 /** A saved, inactive workflow: the given nodes after a Manual Trigger, connected in a line. */
 function manualWorkflow(name: string, nodes: Array<{ name: string } & Record<string, unknown>>): Record<string, unknown> {
@@ -55,8 +58,9 @@ function geofenceWorkflow(credential: { id: string; name: string }): Record<stri
 				typeVersion: 1,
 				position: [0, 0],
 				parameters: {
-					events: ['locationUpdated', 'geofenceExited', 'dailyLimitNear'],
+					events: ['locationUpdated', 'geofenceExited', 'valueCrossed', 'dailyLimitNear'],
 					geofences: { circle: [DEPOT] },
+					thresholdRules: { rule: [RULE] },
 					dailyLimits: { emailLimit: EMAIL_LIMIT },
 				},
 				credentials: { [CREDENTIAL_TYPE]: credential },
@@ -106,14 +110,20 @@ async function savedTriggerParameters(editor: Editor, workflowId: string): Promi
 	return workflow.nodes.find((node) => node.name === TRIGGER)?.parameters ?? {};
 }
 
-/** Adds "Device Silent", removes "Location Updated", saves; the geofence and the daily limit must remain. */
+/**
+ * Adds "Device Silent" and removes "Location Updated"; then removes the only event using each list
+ * (Geofence Exited, Telemetry Threshold, Daily Limit Near) and picks Geofence Entered and the other
+ * two again, as a user swapping events does; saves. The geofence, the rule and the limit remain.
+ */
 export async function checkEventsChangeKeepsSettings(context: CheckContext): Promise<string[]> {
 	const { editor, owner, credential, shotDir } = context;
 	const workflowId = await editor.createWorkflow(geofenceWorkflow(credential));
-	return await inBrowser(editor, owner, "changing the trigger's Events keeps its geofence and daily limit", shotDir, async (page, problems) => {
+	return await inBrowser(editor, owner, "changing the trigger's Events keeps its geofence, rule and daily limit", shotDir, async (page, problems) => {
 		const ndv = await openNodePanel(page, editor.base, workflowId, TRIGGER);
 		await addEvent(page, 'Device Silent');
 		await removeEvent(page, 'Location Updated');
+		for (const label of ['Geofence Exited', 'Telemetry Threshold', 'Daily Limit Near']) await removeEvent(page, label);
+		for (const label of ['Geofence Entered', 'Telemetry Threshold', 'Daily Limit Near']) await addEvent(page, label);
 		const shownName = await ndv
 			.locator('[data-test-id="fixed-collection-geofences"] [data-test-id="parameter-input-name"] input')
 			.inputValue({ timeout: 5_000 })
@@ -122,18 +132,23 @@ export async function checkEventsChangeKeepsSettings(context: CheckContext): Pro
 
 		await page.locator('[data-test-id="ndv-close-button"]').click();
 		await page.keyboard.press('ControlOrMeta+s');
+		const expectedEvents = ['dailyLimitNear', 'deviceSilent', 'geofenceEntered', 'valueCrossed'];
 		let saved: Record<string, unknown> = {};
 		for (let attempt = 0; attempt < 40; attempt++) {
 			saved = await savedTriggerParameters(editor, workflowId);
-			if ((saved.events as string[] | undefined)?.includes('deviceSilent')) break;
+			if ((saved.events as string[] | undefined)?.includes('geofenceEntered')) break;
 			await page.waitForTimeout(250);
 		}
 		const events = saved.events as string[] | undefined;
-		if (JSON.stringify([...(events ?? [])].sort()) !== JSON.stringify(['dailyLimitNear', 'deviceSilent', 'geofenceExited'])) {
-			problems.push(`saved events are ${JSON.stringify(events)}, expected geofenceExited, dailyLimitNear, deviceSilent (was the workflow saved?)`);
+		if (JSON.stringify([...(events ?? [])].sort()) !== JSON.stringify(expectedEvents)) {
+			problems.push(`saved events are ${JSON.stringify(events)}, expected ${expectedEvents.join(', ')} (was the workflow saved?)`);
 		}
 		const circle = (saved.geofences as { circle?: unknown[] } | undefined)?.circle;
 		if (JSON.stringify(circle) !== JSON.stringify([DEPOT])) problems.push(`saved geofences are ${JSON.stringify(saved.geofences)}, expected the circle ${JSON.stringify(DEPOT)}`);
+		const rules = (saved.thresholdRules as { rule?: Array<Record<string, unknown>> } | undefined)?.rule;
+		if (rules?.length !== 1 || Object.entries(RULE).some(([key, value]) => rules[0][key] !== value)) {
+			problems.push(`saved threshold rules are ${JSON.stringify(saved.thresholdRules)}, expected the rule ${JSON.stringify(RULE)}`);
+		}
 		const limits = saved.dailyLimits as { emailLimit?: number } | undefined;
 		if (limits?.emailLimit !== EMAIL_LIMIT) problems.push(`saved daily limits are ${JSON.stringify(limits)}, expected emailLimit ${EMAIL_LIMIT}`);
 	});

@@ -90,7 +90,11 @@ describe('the trigger', () => {
 
 	it('shows the parameters saved workflows name for each event while it is selected', () => {
 		const properties = new SatelliteTrackingTrigger().description.properties;
-		const shownFor = (name: string) => properties.find((property) => property.name === name)?.displayOptions?.show?.['/events'] ?? [];
+		// The lists a user builds (geofences, rules, limits) have no condition: always shown.
+		const shownFor = (name: string) => {
+			const property = properties.find((candidate) => candidate.name === name);
+			return property && !property.displayOptions ? [...EVENT_KINDS] : (property?.displayOptions?.show?.['/events'] ?? []);
+		};
 		const parameters: Record<string, string[]> = {
 			valueCrossed: ['thresholdRules'],
 			fuelDropped: ['fuelDropAmount', 'fuelDropWithinMinutes', 'fuelDropMaxSpeed'],

@@ -1,33 +1,63 @@
-import { NodeHelpers, type INode, type INodeParameters } from 'n8n-workflow';
+import { NodeHelpers, type INode, type INodeParameters, type INodeProperties } from 'n8n-workflow';
 
 import { SatelliteTrackingTrigger } from '../../nodes/SatelliteTrackingTrigger/SatelliteTrackingTrigger.node.ts';
 
 const description = new SatelliteTrackingTrigger().description;
-const node = { typeVersion: 1 } as INode;
+const node = { typeVersion: 2 } as INode;
 const depot = { name: 'Depot', latitude: 52.52, longitude: 13.405, radius: 300 };
+const rule = { field: 'battery', direction: 'below', value: 8, hysteresis: 0.5, tagKey: 'cargo', tagValue: 'chilled' };
+const LISTS = { geofences: { circle: [depot] }, thresholdRules: { rule: [rule] }, dailyLimits: { emailLimit: 120 } };
 
 /** What n8n keeps of a node's parameters (the editor on every change, the engine on every run). */
 const kept = (parameters: INodeParameters) => NodeHelpers.getNodeParameters(description.properties, parameters, false, false, node, description)!;
+const property = (name: string) => description.properties.find((candidate) => candidate.name === name) as INodeProperties;
+const shown = (name: string, parameters: INodeParameters) => NodeHelpers.displayParameter(parameters, property(name), node, description);
 
-describe('trigger parameters shown for some events', () => {
-	it('name Events by its root path, so n8n\'s editor does not empty them when Events changes', () => {
-		const dependents = description.properties.filter((property) => property.displayOptions?.show && JSON.stringify(property.displayOptions).includes('events'));
-		expect(dependents.map((property) => property.name)).toEqual(expect.arrayContaining(['geofences', 'dailyLimits', 'silentAfterMinutes']));
-		for (const property of dependents) {
-			expect(Object.keys(property.displayOptions!.show!)).toEqual(['/events']);
+describe('trigger parameters and Events', () => {
+	it('settings shown for some events name Events by its root path, so n8n\'s editor does not empty them while they are shown', () => {
+		const dependents = description.properties.filter((candidate) => candidate.type !== 'notice' && JSON.stringify(candidate.displayOptions ?? {}).includes('events'));
+		expect(dependents.map((candidate) => candidate.name)).toEqual(expect.arrayContaining(['silentAfterMinutes', 'nearShare', 'dwellMinutes']));
+		for (const candidate of dependents) expect(Object.keys(candidate.displayOptions!.show!)).toEqual(['/events']);
+	});
+
+	it('keeps the geofences, rules and limits when the only event using them is removed and another picked (the editor runs this on every change)', () => {
+		let parameters: INodeParameters = { events: ['geofenceExited', 'valueCrossed', 'dailyLimitNear'], ...LISTS };
+		for (const events of [['geofenceExited', 'valueCrossed', 'dailyLimitNear', 'deviceSilent'], ['deviceSilent'], ['deviceSilent', 'geofenceEntered', 'valueCrossed', 'dailyLimitNear']]) {
+			parameters = kept({ ...parameters, events });
+			expect(parameters).toMatchObject(LISTS);
 		}
 	});
 
-	it('are kept while one of their events is selected, whatever else changes', () => {
-		for (const events of [['geofenceExited'], ['geofenceEntered', 'deviceSilent'], ['locationUpdated', 'geofenceExited', 'criticalAlert']]) {
-			expect(kept({ events, geofences: { circle: [depot] } }).geofences).toEqual({ circle: [depot] });
+	it('shows the lists whatever is selected, with the events that use them named', () => {
+		for (const name of Object.keys(LISTS)) {
+			expect(shown(name, { events: ['locationUpdated'] })).toBe(true);
+			expect(property(name).description).toMatch(/Geofence Entered|Telemetry Threshold|Daily Limit Near/);
 		}
-		expect(kept({ events: ['dailyLimitNear', 'deviceSilent'], dailyLimits: { emailLimit: 120 } }).dailyLimits).toEqual({ emailLimit: 120 });
 	});
 
-	it('are hidden, as before, when none of their events is selected', () => {
-		const parameters = kept({ events: ['locationUpdated', 'deviceSilent'], geofences: { circle: [depot] }, dailyLimits: { emailLimit: 120 } });
-		expect(parameters.geofences).toBeUndefined();
-		expect(parameters.dailyLimits).toBeUndefined();
+	it('marks a list the selected events need while it is empty, before any run', () => {
+		expect(property('geofencesNeeded').displayName).toBe('Geofence Entered, Geofence Exited and Geofence Dwell need at least one entry in Geofences below');
+		expect(shown('geofencesNeeded', { events: ['geofenceDwell'] })).toBe(true);
+		expect(shown('geofencesNeeded', { events: ['geofenceDwell'], geofences: {} })).toBe(true);
+		expect(shown('geofencesNeeded', { events: ['geofenceDwell'], geofences: { polygon: [{ name: 'Yard', format: 'points', points: '1,1\n1,2\n2,2' }] } })).toBe(false);
+		expect(shown('geofencesNeeded', { events: ['locationUpdated'] })).toBe(false);
+		expect(shown('thresholdRulesNeeded', { events: ['valueCrossed'] })).toBe(true);
+		expect(shown('thresholdRulesNeeded', { events: ['valueCrossed'], thresholdRules: LISTS.thresholdRules })).toBe(false);
+		expect(shown('dailyLimitsNeeded', { events: ['dailyLimitNear'], dailyLimits: {} })).toBe(true);
+		expect(shown('dailyLimitsNeeded', { events: ['dailyLimitNear'], dailyLimits: { smsLimit: 5 } })).toBe(false);
+	});
+
+	it('says the first poll records a baseline, and that Latest Fix misses quick geofence visits', () => {
+		expect(property('baselineNotice').displayName).toMatch(/first poll .* reports nothing/);
+		expect(shown('baselineNotice', { events: ['locationUpdated'] })).toBe(true);
+		expect(shown('latestFixGeofenceNotice', { events: ['geofenceEntered'], readMode: 'latestFix' })).toBe(true);
+		expect(shown('latestFixGeofenceNotice', { events: ['geofenceEntered'], readMode: 'everyFix' })).toBe(false);
+		expect(shown('latestFixGeofenceNotice', { events: ['deviceSilent'], readMode: 'latestFix' })).toBe(false);
+	});
+
+	it('orders a rule\'s fields as a person reads a rule: field, direction, threshold, hysteresis, then the tag scope', () => {
+		const values = (property('thresholdRules').options as Array<{ values: INodeProperties[] }>)[0].values;
+		expect(values.map((field) => field.displayName)).toEqual(['Field', 'Direction', 'Threshold', 'Hysteresis', 'Only Devices With Tag', 'Tag Value']);
+		expect(values.map((field) => field.name)).toEqual(['field', 'direction', 'value', 'hysteresis', 'tagKey', 'tagValue']);
 	});
 });

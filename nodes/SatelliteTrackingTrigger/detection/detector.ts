@@ -40,6 +40,12 @@ export interface Detection {
 export interface Detector {
 	/** The parameters only this detector reads; shown while one of its events is selected. */
 	properties?: INodeProperties[];
+	/**
+	 * The lists a user builds up by hand for this detector (rules, limits): always shown, since n8n's
+	 * editor drops the value of a parameter it hides, and removing an event to pick another must not
+	 * empty them. Selected events that need an entry say so in a notice above.
+	 */
+	lists?: INodeProperties[];
 	detect(observation: Observation, previous: DeviceState, settings: DetectionSettings): Detection;
 	/**
 	 * "Fetch Test Event", for a selected `kind` that did not happen among the devices read: an event

@@ -11,11 +11,13 @@ import type { DeviceState, EventKind, TriggerEvent } from '../types';
  * A day older than the one already counted is not reported again.
  */
 export const dailyLimitNear: Detector = {
-	properties: [
+	lists: [
 		dailyLimitsCollection(1, {
 			description:
-				'The Daily Email and SMS Limits set for the devices in the web app (the API does not expose them). A channel without a limit here is not watched. Each watched device costs one more API call per poll.',
+				'What Daily Limit Near watches: the Daily Email and SMS Limits set for the devices in the web app (the API does not expose them). A channel without a limit here is not watched. Each watched device costs one more API call per poll.',
 		}),
+	],
+	properties: [
 		{
 			displayName: 'Near Limit Share',
 			name: 'nearShare',

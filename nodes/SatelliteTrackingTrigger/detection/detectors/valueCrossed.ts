@@ -25,7 +25,7 @@ const FIELD_NAMES: Record<(typeof NUMERIC_FIX_FIELDS)[number], string> = {
  * the range then is reported only when the current state is to be emitted.
  */
 export const valueCrossed: Detector = {
-	properties: [
+	lists: [
 		{
 			displayName: 'Threshold Rules',
 			name: 'thresholdRules',
@@ -33,12 +33,20 @@ export const valueCrossed: Detector = {
 			typeOptions: { multipleValues: true },
 			placeholder: 'Add Rule',
 			default: {},
-			description: 'Editing a rule starts it afresh: where the values are is recorded again, without events',
+			description: 'What Telemetry Threshold watches. Editing a rule starts it afresh: where the values are is recorded again, without events.',
 			options: [
 				{
 					displayName: 'Rule',
 					name: 'rule',
 					values: [
+						{
+							displayName: 'Field',
+							name: 'field',
+							type: 'options',
+							default: 'temperature',
+							options: NUMERIC_FIX_FIELDS.map((value) => ({ name: FIELD_NAMES[value], value })),
+							description: 'The fix field to watch, in the unit the device reports it',
+						},
 						{
 							displayName: 'Direction',
 							name: 'direction',
@@ -50,12 +58,12 @@ export const valueCrossed: Detector = {
 							],
 						},
 						{
-							displayName: 'Field',
-							name: 'field',
-							type: 'options',
-							default: 'temperature',
-							options: NUMERIC_FIX_FIELDS.map((value) => ({ name: FIELD_NAMES[value], value })),
-							description: 'The fix field to watch, in the unit the device reports it',
+							displayName: 'Threshold',
+							name: 'value',
+							type: 'number',
+							default: 0,
+							typeOptions: { numberPrecision: 2 },
+							description: 'The value the rule watches for: an event when the field rises above it or falls below it',
 						},
 						{
 							displayName: 'Hysteresis',
@@ -81,7 +89,6 @@ export const valueCrossed: Detector = {
 							placeholder: 'e.g. chilled',
 							description: 'Leave empty for every device that has the tag, whatever its value',
 						},
-						{ displayName: 'Value', name: 'value', type: 'number', default: 0, typeOptions: { numberPrecision: 2 } },
 					],
 				},
 			],

@@ -41,8 +41,8 @@ describe.each(['latestFix', 'everyFix'])('rt21 (%s)', (readMode) => {
 			await h.poll(parameters, staticData);
 			const missed: number[] = [];
 			let expected = 0;
-			// Two days at one reading per 5 minutes: the cooling fails every 20th reading and recovers.
-			for (let poll = 1; poll <= 600; poll++) {
+			// A day at one reading per 5 minutes: the cooling fails every 20th reading and recovers.
+			for (let poll = 1; poll <= 320; poll++) {
 				const warm = poll % 20 === 10;
 				// Every reading its own value, as a real probe's are.
 				const temperature = warm ? 9 + poll / 1000 : 2 + poll / 1000;
@@ -271,4 +271,41 @@ describe.each(['latestFix', 'everyFix'])('rt21 (%s)', (readMode) => {
 			else expect(reported.length).toBeGreaterThanOrEqual(4);
 		});
 	});
+
+	it('geofenceMinMinutes: one entry, at the fix that completes the stay, through a glitch, a poll cut short and a poll run twice', async () => {
+		const setNow = fakeDateFrom(T0);
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+			addDevice(h.sandbox, 'van');
+			const fixAt = (minute: number, latitude: number) =>
+				h.sandbox.store.addFix('van', { latitude, longitude: 10, dateTime: new Date(T0 + minute * MINUTE).toISOString() });
+			fixAt(-1, 10.1);
+			const parameters = {
+				events: ['geofenceEntered', 'geofenceExited'],
+				readMode,
+				...scripted,
+				geofences: { circle: [{ name: 'Depot', latitude: 10, longitude: 10, radius: 1000 }] },
+				geofenceMinMinutes: 10,
+				requestSettings: { maxPollSeconds: 1 },
+			};
+			const staticData: IDataObject = {};
+			await h.poll(parameters, staticData);
+			const reported: string[] = [];
+			for (let poll = 1; poll <= 6; poll++) {
+				for (let minute = (poll - 1) * 5; minute < poll * 5; minute++) {
+					// Inside from minute 1; a (0, 0) fix and one 300 km off at minute 4 and 6.
+					fixAt(minute, minute === 0 ? 10.05 : 10.001);
+					if (minute === 4) h.sandbox.store.addFix('van', { latitude: 0, longitude: 0, dateTime: new Date(T0 + minute * MINUTE + 30_000).toISOString() });
+					if (minute === 6) h.sandbox.store.addFix('van', { latitude: 12.7, longitude: 10, dateTime: new Date(T0 + minute * MINUTE + 30_000).toISOString() });
+				}
+				setNow(T0 + poll * 5 * MINUTE);
+				if (poll === 3) h.sandbox.faults.inject({ match: { path: /\/devices\/van\// }, kind: 'slow', delayMs: 1_500, times: 1 });
+				const saved = JSON.parse(JSON.stringify(staticData)) as IDataObject;
+				const events = await h.poll(parameters, staticData).catch(() => []);
+				if (poll === 4) expect((await h.poll(parameters, saved)).map((event) => event.eventId)).toEqual(events.map((event) => event.eventId));
+				reported.push(...events.map((event) => `${event.event}@${(event.location as { dateTime: string }).dateTime}`));
+			}
+			// Latest Fix judges the stay by the fixes it sees, one a poll: inside from 9 (4:30 was (0, 0)), poll 3 cut short.
+			expect(reported).toEqual([`geofenceEntered@${new Date(T0 + (readMode === 'everyFix' ? 11 : 19) * MINUTE).toISOString()}`]);
+		});
+	}, 30_000);
 });

@@ -11,6 +11,7 @@ cd "$(dirname "$0")/.."
 
 SLOW_SUITES=(
   test/engine/sharedAccount.test.ts
+  test/engine/triggerDigest.test.ts
   test/reliability/reliability.test.ts
   test/package/checkPackage.test.ts
 )

@@ -478,6 +478,9 @@ describe('Satellite Tracking Trigger', () => {
 			// Its license comes within the 7-day window between the two polls.
 			addDevice(h.sandbox, 'van-7', { expires: new Date(T0 + 7 * 24 * 60 * MINUTE + 3 * MINUTE).toISOString() });
 			addFix(h.sandbox, 'van-7', T0 - 10 * MINUTE, IN_DEPOT);
+			// Its last fix comes 30 minutes old between the two polls.
+			addDevice(h.sandbox, 'van-8');
+			addFix(h.sandbox, 'van-8', T0 - 27 * MINUTE, IN_DEPOT);
 			const parameters = {
 				events: ['locationUpdated', 'geofenceEntered', 'geofenceExited', 'criticalAlert', 'deviceSilent', 'deviceExpiring'],
 				readMode: 'everyFix',
@@ -489,7 +492,10 @@ describe('Satellite Tracking Trigger', () => {
 			addFix(h.sandbox, 'van-7', T0 + MINUTE, OUT_OF_DEPOT, { hasCriticalAlert: true, alertTexts: ['SOS button pressed'] });
 			addFix(h.sandbox, 'van-7', T0 + 2 * MINUTE, IN_DEPOT);
 			addFix(h.sandbox, 'van-7', T0 + 3 * MINUTE, IN_YARD);
-			h.sandbox.moveDevices({ minutes: 5 });
+			// The seeded silent devices stay silent: a fix they sent now, however old its date, is news from them.
+			const { silentDeviceIds } = h.sandbox.store.facts;
+			const moving = h.sandbox.store.listDevices().map((device) => device.id).filter((id) => !silentDeviceIds.includes(id) && id !== 'van-8');
+			h.sandbox.moveDevices({ minutes: 5, deviceIds: moving.filter((id) => h.sandbox.store.lastLocation(id)) });
 			setNow(T0 + 5 * MINUTE);
 			// A crash after the poll, before n8n saved the state: the next poll starts from the same saved state.
 			const saved = restartedFrom(staticData);

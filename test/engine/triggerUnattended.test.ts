@@ -137,6 +137,43 @@ describe.each(['latestFix', 'everyFix'])('the trigger left unattended (%s)', (re
 		});
 	});
 
+	it('a device whose clock runs three hours behind, reporting every 5 minutes, is never silent, and silent Silent After minutes after it was last heard', async () => {
+		const setNow = fakeDateFrom(T0);
+		const BEHIND = 3 * 60 * MINUTE;
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+			addDevice(h.sandbox, 'behind');
+			const fix = (at: number, step: number) =>
+				h.sandbox.store.addFix('behind', { latitude: 10 + step / 100, longitude: 1, dateTime: new Date(at - BEHIND).toISOString() });
+			fix(T0 - MINUTE, 0);
+			const parameters = { events: ['locationUpdated', 'deviceSilent', 'deviceBackOnline'], readMode, silentAfterMinutes: 60, ...scripted };
+			const staticData: IDataObject = {};
+			await h.poll(parameters, staticData);
+			const kinds: string[] = [];
+			for (let poll = 1; poll <= 6; poll++) {
+				fix(T0 + poll * 5 * MINUTE - MINUTE, poll);
+				setNow(T0 + poll * 5 * MINUTE);
+				kinds.push(...(await h.poll(parameters, staticData)).map((event) => event.event));
+			}
+			// The first poll could not tell a clock behind from a silence (its fix looked 3 h old, and may
+			// have been): the first new fix ends that silence. From then on it is heard every poll.
+			expect(kinds).toEqual(['locationUpdated', 'deviceBackOnline', ...Array(5).fill('locationUpdated')]);
+			// When it stops sending, it is silent Silent After minutes after it was last heard, once.
+			const silent: Array<{ minutes: number; events: string[] }> = [];
+			for (const minutes of [30, 59, 61, 90]) {
+				setNow(T0 + 30 * MINUTE + minutes * MINUTE);
+				// The date runs on between the jumps: a few ms of the poll may round the minutes down.
+				const events = await h.poll(parameters, staticData);
+				silent.push({ minutes, events: events.map((event) => `${event.event}:${Math.abs(event.silentForMinutes! - minutes) <= 1 ? 'as long' : event.silentForMinutes}`) });
+			}
+			expect(silent).toEqual([
+				{ minutes: 30, events: [] },
+				{ minutes: 59, events: [] },
+				{ minutes: 61, events: ['deviceSilent:as long'] },
+				{ minutes: 90, events: [] },
+			]);
+		});
+	});
+
 	it('recovers from one fix dated far in the future that the service keeps returning as the last location (defect 5)', async () => {
 		const setNow = fakeDateFrom(T0);
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {

@@ -226,16 +226,22 @@ describe('detectDeviceEvents', () => {
 		expect(all[6][0]).toMatchObject({ silentForMinutes: 31, location: { dateTime: iso(55) } });
 	});
 
-	it('reports a fix that arrives late but already stale as a new silence', () => {
-		const { seen } = run(
+	it('counts a fix that arrives late, already dated past Silent After, as heard: silent again only Silent After later', () => {
+		// As a device whose clock runs behind sends every fix (issue 21, the red team): it reported
+		// silent and back online at every poll while it sent a fix every few minutes.
+		const { seen, all } = run(
 			[
 				{ fixes: [fix(0)], at: 0 },
 				{ fixes: [fix(0)], at: 40 },
 				{ fixes: [fix(0), fix(5)], at: 60 },
+				{ fixes: [fix(0), fix(5)], at: 89 },
+				{ fixes: [fix(0), fix(5)], at: 91 },
+				{ fixes: [fix(0), fix(5)], at: 120 },
 			],
 			settings(['deviceSilent']),
 		);
-		expect(seen).toEqual([[], ['deviceSilent'], ['deviceSilent']]);
+		expect(seen).toEqual([[], ['deviceSilent'], [], [], ['deviceSilent'], []]);
+		expect(all[4][0]).toMatchObject({ silentForMinutes: 31, location: { dateTime: iso(5) } });
 	});
 
 	it('does not call a device that never reported silent', () => {

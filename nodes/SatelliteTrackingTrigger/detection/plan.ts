@@ -123,5 +123,11 @@ function fixRead(deviceId: string, state: TriggerState, mode: ReadMode, now: Dat
 		const recentFrom = Math.max(now.getTime() - DAY_MS, Number.isFinite(seen) ? seen : -Infinity);
 		return { deviceId, kind: 'last', recent: { from: new Date(Math.min(recentFrom, now.getTime())).toISOString(), to } };
 	}
+	// A device that had not reported at the last poll: every fix the service holds now arrived since,
+	// whatever its date. Read as far back as a fix's date may lag (a batch uploaded late, a clock
+	// behind): from that poll's time only, a device uploading every 10 minutes, or with its clock
+	// behind, was never reported (the red team, issue 21).
+	const since = parseServiceTime(from);
+	if (device?.fix === undefined && Number.isFinite(since)) return { deviceId, kind: 'range', from: new Date(since - FUTURE_TOLERANCE_MS).toISOString(), to };
 	return { deviceId, kind: 'range', from, to };
 }

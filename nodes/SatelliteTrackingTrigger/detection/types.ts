@@ -191,6 +191,8 @@ export interface DeviceState {
 	fences?: Record<string, boolean>;
 	/** deviceSilent and deviceBackOnline: the device was silent at the last poll (one slice, so the two always pair). */
 	silent?: boolean;
+	/** deviceSilent: the poll that fetched the newest fix when that fix was already dated more than Silent After back (a clock behind). */
+	heard?: string;
 	/** deviceExpiring: the `expires` already dealt with ('' when checked and not within the window). */
 	expiry?: string;
 	/** dailyLimitNear: the last day counted, and the thresholds (crossingKey) already reported on it. */

@@ -1,6 +1,6 @@
 import { deviceEvent, type Detector, type Observation } from '../detector';
 import { fixTime, MINUTE_MS } from '../fixes';
-import type { EventKind, TriggerEvent } from '../types';
+import type { DeviceState, EventKind, TriggerEvent } from '../types';
 import { parseServiceTime } from '../../../shared/validation';
 
 export const DEFAULT_SILENT_AFTER_MINUTES = 60;
@@ -33,12 +33,14 @@ export const deviceSilent: Detector = {
 			const gapMs = fixTime(firstFresh) - parseServiceTime(observation.previous.at);
 			events.push(deviceEvent('deviceBackOnline', observation, firstFresh, { silentForMinutes: Math.floor(gapMs / MINUTE_MS) }));
 		}
-		const silentMs = observation.now.getTime() - fixTime(newest);
-		if (silentMs < settings.silentAfterMinutes * MINUTE_MS) return { events, state: { silent: false } };
+		const afterMs = settings.silentAfterMinutes * MINUTE_MS;
+		const heard = lastHeard(observation, previous, afterMs);
+		const since = Math.max(fixTime(newest), heard === undefined ? -Infinity : parseServiceTime(heard));
+		if (observation.now.getTime() - since < afterMs) return { events, state: { silent: false, heard } };
 		const alreadyReported = previous.silent === true && observation.fresh.length === 0;
 		const report = !alreadyReported && (previous.silent !== undefined || settings.emitCurrentState);
-		if (report) events.push(silence('deviceSilent', observation, newest));
-		return { events, state: { silent: true } };
+		if (report) events.push(silence('deviceSilent', observation, newest, since));
+		return { events, state: { silent: true, heard } };
 	},
 	sample(kind, observation, settings, consistent) {
 		const newest = observation.newest;
@@ -52,8 +54,25 @@ export const deviceSilent: Detector = {
 	},
 };
 
-/** A silence is told apart by the fix it follows; how long it has lasted grows from poll to poll. */
-function silence(kind: EventKind, observation: Observation, newest: Observation['newest']): TriggerEvent {
-	const silentForMinutes = newest ? Math.floor((observation.now.getTime() - fixTime(newest)) / MINUTE_MS) : undefined;
+/**
+ * When a poll last fetched a new fix that was already dated more than Silent After before it (ISO):
+ * a device whose clock runs behind (its zone taken for UTC) sends fixes that all look that old, and
+ * measured by their dates alone it was reported silent, and back online, at every poll while it
+ * reported every few minutes (the red team, issue 21). Kept only while no newer fix comes; absent
+ * for a device seen for the first time, whose fix may have arrived at any time before.
+ */
+function lastHeard(observation: Observation, previous: DeviceState, afterMs: number): string | undefined {
+	if (observation.fresh.length === 0) return previous.heard;
+	const known = previous.fix !== undefined || previous.since !== undefined;
+	const lagging = observation.now.getTime() - fixTime(observation.newest!) >= afterMs;
+	return known && lagging ? observation.now.toISOString() : undefined;
+}
+
+/**
+ * A silence is told apart by the fix it follows; how long it has lasted grows from poll to poll.
+ * `since` (epoch ms): when the device was last heard from, when that is later than its newest fix's date.
+ */
+function silence(kind: EventKind, observation: Observation, newest: Observation['newest'], since?: number): TriggerEvent {
+	const silentForMinutes = newest ? Math.floor((observation.now.getTime() - (since ?? fixTime(newest))) / MINUTE_MS) : undefined;
 	return deviceEvent(kind, observation, newest ?? null, { silentForMinutes }, [newest && fixTime(newest)]);
 }

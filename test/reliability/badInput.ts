@@ -292,11 +292,12 @@ export function describeBadInput(): void {
 				secretWatch.scanRun(`R2 id ${entry.id}`, result);
 
 				expect(result.items).toHaveLength(items.length);
+				const expectedId = entry.id.trim();
 				for (const item of result.items) {
-					expect(item.json.error).toBe(`The tracking API answered 404: ${entry.thing} not found.`);
+					// A 404 names the id it was for (issue 24).
+					expect(item.json.error).toBe(`The tracking API answered 404: ${entry.thing} not found. (${entry.param.replace(/Id$/, '')} id "${expectedId}")`);
 				}
 				const seen = ctx.sandbox.requestLog.filter((request) => request.route !== 'POST /api/Auth/Token');
-				const expectedId = entry.id.trim();
 				// Items run concurrently: compare the routes reached, not their order.
 				expect(seen.map((request) => request.route).sort()).toEqual(items.flatMap(() => entry.routes).sort());
 				for (const request of seen) {

@@ -79,15 +79,19 @@ describe('write defaults', () => {
 			return (choices.length === 0 ? [{}] : choices).map((choice) => ({ resource, operation, choice }));
 		});
 
-	it.each(runs)('$resource → $operation $choice with nothing typed sends no write', async ({ resource, operation, choice }) => {
-		ctx.sandbox.resetStats();
-		const targets = Object.fromEntries(Object.entries(TARGET).map(([name, id]) => [name, byId(id)]));
-		await ctx.engine
-			.runNode({ resource, operation, ...targets, ...choice }, { typeVersion: 2 })
-			// n8n itself refuses to run a node whose required parameters are empty: no write either.
-			.catch((error: Error) => expect(error.message).toMatch(/The workflow has issues/));
-		expect(ctx.sandbox.writes).toEqual([]);
-	});
+	it.each(runs.flatMap((run) => [2, 2.1].map((typeVersion) => ({ ...run, typeVersion }))))(
+		'$resource → $operation $choice (version $typeVersion) with nothing typed sends no write',
+		async ({ resource, operation, choice, typeVersion }) => {
+			ctx.sandbox.resetStats();
+			const targets = Object.fromEntries(Object.entries(TARGET).map(([name, id]) => [name, byId(id)]));
+			await ctx.engine
+				// The version n8n adds today (2.1), and 2, which saved workflows carry.
+				.runNode({ resource, operation, ...targets, ...choice }, { typeVersion })
+				// n8n itself refuses to run a node whose required parameters are empty: no write either.
+				.catch((error: Error) => expect(error.message).toMatch(/The workflow has issues/));
+			expect(ctx.sandbox.writes).toEqual([]);
+		},
+	);
 });
 
 /**

@@ -136,14 +136,37 @@ function optionsFromJson(body: Record<string, unknown>): Partial<RuntimeOptions>
 
 /** JSON cannot carry a RegExp: `match.pathPattern` is its source. */
 function faultFromJson(body: Record<string, unknown>): FaultSpec {
+	const unknown = Object.keys(body).find((key) => !FAULT_JSON_FIELDS.includes(key));
+	if (unknown !== undefined) throw new Error(`Unknown fault field "${unknown}"; a fault has ${FAULT_JSON_FIELDS.join(', ')}.`);
 	const spec = { ...body } as unknown as FaultSpec & { match?: { pathPattern?: string } };
-	const pattern = spec.match?.pathPattern;
+	// GET /__sandbox/faults lists a fault without an end as `times: null` (JSON has no Infinity).
+	if ((spec.times as unknown) === null) delete spec.times;
+	const pattern = typeof spec.match === 'object' && spec.match !== null ? spec.match.pathPattern : undefined;
 	if (pattern !== undefined) {
+		if (typeof pattern !== 'string') throw new Error('match.pathPattern must be the source of a regular expression.');
 		const { pathPattern: _unused, ...match } = spec.match!;
 		spec.match = { ...match, path: new RegExp(pattern) };
 	}
 	return spec;
 }
+
+/** What POST /__sandbox/faults takes (FaultSpec; `id` and `applied` as GET lists them are ignored). */
+const FAULT_JSON_FIELDS = [
+	'kind',
+	'match',
+	'status',
+	'retryAfter',
+	'delayMs',
+	'times',
+	'probability',
+	'afterApply',
+	'message',
+	'echoRequest',
+	'sizeBytes',
+	'ids',
+	'id',
+	'applied',
+];
 
 function describeMatch({ match }: FaultSpec): Record<string, unknown> | undefined {
 	if (!match) return undefined;

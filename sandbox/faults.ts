@@ -80,6 +80,50 @@ export interface EchoedRequest {
 	body: string;
 }
 
+/** Longest Retry-After a fault sends: a day. */
+const MAX_RETRY_AFTER_SECONDS = 86_400;
+/** What Node's timers hold. */
+const MAX_DELAY_MS = 2_147_483_647;
+
+const isNumberIn = (value: unknown, min: number, max: number) => typeof value === 'number' && value >= min && value <= max;
+const isWholeIn = (value: unknown, min: number, max: number) => Number.isInteger(value) && isNumberIn(value, min, max);
+
+/**
+ * Why a fault would fail the requests it matches instead of playing its part (a status Node cannot
+ * send, a header with a line break, a `match` that is no object…: each answered 500 "Sandbox failure"
+ * or hung the connection), or undefined when it is fine. Checked when it is injected, so the mistake
+ * is answered 400 there.
+ */
+function specProblem(spec: FaultSpec): string | undefined {
+	const { status, retryAfter, delayMs, times, probability, match, message, ids, sizeBytes } = spec;
+	if (status !== undefined && !isWholeIn(status, 200, 599)) return 'status must be an HTTP status from 200 to 599.';
+	if (retryAfter !== undefined && !isNumberIn(retryAfter, 0, MAX_RETRY_AFTER_SECONDS)) {
+		return `retryAfter must be seconds, a number from 0 to ${MAX_RETRY_AFTER_SECONDS}.`;
+	}
+	if (delayMs !== undefined && !isWholeIn(delayMs, 0, MAX_DELAY_MS)) return `delayMs must be milliseconds from 0 to ${MAX_DELAY_MS}.`;
+	if (times !== undefined && times !== Infinity && !isWholeIn(times, 1, Number.MAX_SAFE_INTEGER)) return 'times must be a whole number, 1 or more.';
+	if (probability !== undefined && !isNumberIn(probability, 0, 1)) return 'probability must be a number from 0 to 1.';
+	if (
+		match !== undefined &&
+		(typeof match !== 'object' ||
+			match === null ||
+			Array.isArray(match) ||
+			(match.method !== undefined && typeof match.method !== 'string') ||
+			(match.path !== undefined && typeof match.path !== 'string' && !(match.path instanceof RegExp)))
+	) {
+		return 'match must be { method?: text, path?: text, pathPattern?: a regular expression }.';
+	}
+	if (message !== undefined && typeof message !== 'string') return 'message must be text.';
+	if (ids !== undefined && !(Array.isArray(ids) && ids.every((id) => typeof id === 'string'))) return 'ids must be an array of texts.';
+	for (const flag of ['afterApply', 'echoRequest'] as const) {
+		if (spec[flag] !== undefined && typeof spec[flag] !== 'boolean') return `${flag} must be true or false.`;
+	}
+	if (sizeBytes !== undefined && !isWholeIn(sizeBytes, 0, MAX_HUGE_BODY_BYTES)) {
+		return `sizeBytes must be a whole number of bytes from 0 to ${MAX_HUGE_BODY_BYTES} (256 MiB).`;
+	}
+	return undefined;
+}
+
 export class FaultInjector {
 	private faults: Fault[] = [];
 	private lastId = 0;
@@ -93,10 +137,8 @@ export class FaultInjector {
 		if (!(FAULT_KINDS as readonly string[]).includes(spec.kind)) {
 			throw new Error(`Unknown fault kind "${spec.kind}"; expected one of ${FAULT_KINDS.join(', ')}.`);
 		}
-		const { sizeBytes } = spec;
-		if (sizeBytes !== undefined && !(Number.isInteger(sizeBytes) && sizeBytes >= 0 && sizeBytes <= MAX_HUGE_BODY_BYTES)) {
-			throw new Error(`sizeBytes must be a whole number of bytes from 0 to ${MAX_HUGE_BODY_BYTES} (256 MiB).`);
-		}
+		const problem = specProblem(spec);
+		if (problem) throw new Error(problem);
 		const fault: Fault = { times: Infinity, ...spec, id: ++this.lastId, applied: 0 };
 		this.faults.push(fault);
 		return fault;

@@ -65,6 +65,44 @@ describe('sandbox bounds', () => {
 	});
 
 	it.each([
+		[{ kind: 'status', status: 99999 }, 'status must be an HTTP status from 200 to 599.'],
+		[{ kind: 'html', status: 'abc' }, 'status must be an HTTP status from 200 to 599.'],
+		[{ kind: 'status', status: 100 }, 'status must be an HTTP status from 200 to 599.'],
+		[{ kind: 'status', status: 429, retryAfter: 'a\nb' }, 'retryAfter must be seconds, a number from 0 to'],
+		[{ kind: 'slow', delayMs: 1e12 }, 'delayMs must be milliseconds from 0 to 2147483647.'],
+		[{ kind: 'status', match: { method: 5 } }, 'match must be { method?: text, path?: text, pathPattern?: a regular expression }.'],
+		[{ kind: 'status', match: 'x' }, 'match must be { method?: text, path?: text, pathPattern?: a regular expression }.'],
+		[{ kind: 'status', times: 0 }, 'times must be a whole number, 1 or more.'],
+		[{ kind: 'status', probability: 'x' }, 'probability must be a number from 0 to 1.'],
+		[{ kind: 'status', message: { a: 1 } }, 'message must be text.'],
+		[{ kind: 'dropListed', ids: 'abc' }, 'ids must be an array of texts.'],
+		[{ kind: 'status', afterApply: 'yes' }, 'afterApply must be true or false.'],
+		[{ kind: 'slow', ms: 1e12 }, 'Unknown fault field "ms"'],
+		[{ kind: 'status', constructor: 1 }, 'Unknown fault field "constructor"'],
+	])('refuses POST /__sandbox/faults %j with 400 instead of failing every matching request with a 500 later', async (fault, error) => {
+		try {
+			const answer = await post('/__sandbox/faults', fault, sandbox.rootUrl);
+			expect(await errorOf(answer)).toContain(error);
+			expect(answer.status).toBe(400);
+			expect(sandbox.faults.list()).toEqual([]);
+			expect((await send('GET', '/api/groups', undefined)).status).toBe(200);
+		} finally {
+			sandbox.faults.clear();
+		}
+	});
+
+	it('takes back a fault as GET /__sandbox/faults lists it (times: null for no end)', async () => {
+		try {
+			const answer = await post('/__sandbox/faults', { kind: 'status', status: 503, times: null, retryAfter: 0, match: { method: 'GET', path: '/api/groups' } }, sandbox.rootUrl);
+			expect(answer.status).toBe(200);
+			expect((await send('GET', '/api/groups', undefined)).status).toBe(503);
+			expect((await send('GET', '/api/groups', undefined)).status).toBe(503);
+		} finally {
+			sandbox.faults.clear();
+		}
+	});
+
+	it.each([
 		[{ clock: 'x' }, 'Unknown option "clock"'],
 		[{ accounts: 5 }, 'accounts must be an array of { userName, apiKey } strings.'],
 		[{ accounts: [{ userName: 'a' }] }, 'accounts must be an array of { userName, apiKey } strings.'],

@@ -46,6 +46,19 @@ describe('the node as a tool, beside the node in a workflow', () => {
 		expect(answer[TOOL_MAX_RESULTS].note).toMatch(new RegExp(`^Showing ${TOOL_MAX_RESULTS} of ${plain.items.length} results`));
 	});
 
+	it.each([
+		['Return All', { returnAll: true }],
+		['a Limit over the cap', { limit: 1000 }],
+	])(`at version 2.1, a range read capped at ${TOOL_MAX_RESULTS} for a model keeps the newest results, as Limit does (%s)`, async (_, cut) => {
+		const parameters = { resource: 'location', operation: 'getAll', deviceId: byId('device001'), ...lastDay(), ...cut };
+		const plain = jsonOf((await ctx.engine.runNode({ ...parameters, returnAll: true }, { typeVersion: 2.1 })).items);
+		expect(plain.length).toBeGreaterThan(TOOL_MAX_RESULTS);
+		const newest = [...plain].sort((a, b) => Date.parse(String(a.dateTime)) - Date.parse(String(b.dateTime))).slice(-TOOL_MAX_RESULTS);
+		const answer = jsonOf((await ctx.engine.runNode(parameters, { ...TOOL, typeVersion: 2.1 })).items);
+		expect(answer.slice(0, TOOL_MAX_RESULTS)).toEqual(newest);
+		expect(answer[TOOL_MAX_RESULTS].note).toMatch(new RegExp(`^Showing ${TOOL_MAX_RESULTS} of ${plain.length} results`));
+	});
+
 	it('User Get Many as a tool says how many users Limit left out', async () => {
 		const tool = await ctx.engine.runNode({ resource: 'user', operation: 'getAll', limit: 2 }, TOOL);
 		const answer = jsonOf(tool.items);

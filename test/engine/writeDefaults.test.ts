@@ -79,13 +79,51 @@ describe('write defaults', () => {
 			return (choices.length === 0 ? [{}] : choices).map((choice) => ({ resource, operation, choice }));
 		});
 
-	it.each(runs)('$resource → $operation $choice with nothing typed sends no write', async ({ resource, operation, choice }) => {
+	it.each(runs.flatMap((run) => [2, 2.1].map((typeVersion) => ({ ...run, typeVersion }))))(
+		'$resource → $operation $choice (version $typeVersion) with nothing typed sends no write',
+		async ({ resource, operation, choice, typeVersion }) => {
+			ctx.sandbox.resetStats();
+			const targets = Object.fromEntries(Object.entries(TARGET).map(([name, id]) => [name, byId(id)]));
+			await ctx.engine
+				// The version n8n adds today (2.1), and 2, which saved workflows carry.
+				.runNode({ resource, operation, ...targets, ...choice }, { typeVersion })
+				// n8n itself refuses to run a node whose required parameters are empty: no write either.
+				.catch((error: Error) => expect(error.message).toMatch(/The workflow has issues/));
+			expect(ctx.sandbox.writes).toEqual([]);
+		},
+	);
+});
+
+/**
+ * Location → Submit's coordinates are numbers whose defaults are 0: a user who chose the device and
+ * the time and left them untouched stored a fix at (0, 0) on the account, the Gulf of Guinea, which
+ * the trips and the trigger themselves take for a tracker without a lock (issue 24). Version 2.1
+ * refuses it before sending; saved workflows of versions 1 and 2 send what they sent.
+ */
+describe('Location → Submit with the coordinates untouched', () => {
+	const ctx = useSandbox();
+	const submit = { resource: 'location', operation: 'submit', deviceId: byId('device001'), dateTime: '2026-11-25T10:00:00Z' };
+
+	it('sends nothing and says the coordinates are still their defaults', async () => {
 		ctx.sandbox.resetStats();
-		const targets = Object.fromEntries(Object.entries(TARGET).map(([name, id]) => [name, byId(id)]));
-		await ctx.engine
-			.runNode({ resource, operation, ...targets, ...choice }, { typeVersion: 2 })
-			// n8n itself refuses to run a node whose required parameters are empty: no write either.
-			.catch((error: Error) => expect(error.message).toMatch(/The workflow has issues/));
+		const { error } = await ctx.engine.runNode(submit, { typeVersion: 2.1 });
+		expect(error?.message).toBe(
+			`Invalid "Latitude" in item 0: Latitude is 0 and so is Longitude, their defaults (and what a tracker without a GPS lock sends): enter the fix's coordinates`,
+		);
 		expect(ctx.sandbox.writes).toEqual([]);
+	});
+
+	it('still stores a fix on the equator or the prime meridian', async () => {
+		ctx.sandbox.resetStats();
+		const { error } = await ctx.engine.runNode({ ...submit, latitude: 0, longitude: 9.5 }, { typeVersion: 2.1 });
+		expect(error).toBeUndefined();
+		expect(ctx.sandbox.writes.map((write) => write.stored)).toEqual([expect.objectContaining({ latitude: 0, longitude: 9.5 })]);
+	});
+
+	it.each([1, 2])('version %s sends it as saved', async (typeVersion) => {
+		ctx.sandbox.resetStats();
+		const { error } = await ctx.engine.runNode(submit, { typeVersion });
+		expect(error).toBeUndefined();
+		expect(ctx.sandbox.writes.map((write) => write.stored)).toEqual([expect.objectContaining({ latitude: 0, longitude: 0 })]);
 	});
 });

@@ -21,6 +21,8 @@ const current = (node: INodeType) => {
 };
 const CURRENT: Record<string, number> = {
 	[`${PACKAGE}.satelliteTracking`]: current(new SatelliteTracking()),
+	// n8n's tool variant of the action node (AI Agent, MCP Server Trigger) has the action node's versions.
+	[`${PACKAGE}.satelliteTrackingTool`]: current(new SatelliteTracking()),
 	[`${PACKAGE}.satelliteTrackingTrigger`]: current(new SatelliteTrackingTrigger()),
 };
 

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { checked } from '../../shared/parameters';
 import { parseServiceTime, toNumberInRange } from '../../shared/validation';
-import { rememberTotal } from './toolMode';
+import { keepsNewest, rememberTotal } from './toolMode';
 
 // n8n's lint wants the Limit default written as the literal 50 here; readLimit falls back to it.
 const limitProperty: INodeProperties = {
@@ -43,11 +43,13 @@ export function applyLimit<T>(results: T[], limit: number): T[] {
 
 /** Limit over a date range: its oldest or its newest results (version 2.1), in time order either way. */
 export function applyLimitOfRange<T extends { dateTime?: unknown }>(results: T[], limit: number, keepNewest: boolean): T[] {
-	if (!keepNewest || limit >= results.length) return applyLimit(results, limit);
+	if (!keepNewest) return applyLimit(results, limit);
 	const at = (result: T) => (typeof result.dateTime === 'string' ? parseServiceTime(result.dateTime) : NaN);
 	// The vendor documents no order; a result without a readable time sorts first, so it is never taken for the newest.
+	// A whole range stays in the service's order; a model's cap (toolResults) keeps its newest too.
+	if (limit >= results.length) return keepsNewest(results);
 	const inTimeOrder = [...results].sort((a, b) => (Number.isNaN(at(a)) ? -Infinity : at(a)) - (Number.isNaN(at(b)) ? -Infinity : at(b)));
-	return rememberTotal(inTimeOrder.slice(-limit), results.length);
+	return keepsNewest(rememberTotal(inTimeOrder.slice(-limit), results.length));
 }
 
 /**

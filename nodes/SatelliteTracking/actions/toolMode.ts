@@ -4,6 +4,7 @@ import { matchDevice } from '../../shared/deviceRef';
 import { toDeviceIds } from '../../shared/groups';
 import { checked, getResourceId } from '../../shared/parameters';
 import type { TrackingApiClient } from '../../shared/transport';
+import { parseServiceTime } from '../../shared/validation';
 import type { Device } from '../../shared/wire';
 
 /**
@@ -28,10 +29,20 @@ export function rememberTotal<T>(kept: T[], total: number): T[] {
 	return kept;
 }
 
-/** `to` (mapped from `from`) stands for as many results as `from` did. */
+/** Lists in time order whose newest results matter most (a date range at version 2.1). */
+const newestFirstKept = new WeakSet<object[]>();
+
+/** `results` are in time order, and a cut keeps their newest (Limit over a date range at version 2.1). */
+export function keepsNewest<T>(results: T[]): T[] {
+	newestFirstKept.add(results as object[]);
+	return results;
+}
+
+/** `to` (mapped from `from`) stands for as many results as `from` did, and keeps the same end. */
 export function sameTotal<T extends object[]>(from: object[], to: T): T {
 	const total = totals.get(from);
 	if (total !== undefined) totals.set(to, total);
+	if (newestFirstKept.has(from)) newestFirstKept.add(to);
 	return to;
 }
 
@@ -42,7 +53,9 @@ export function sameTotal<T extends object[]>(from: object[], to: T): T {
  */
 export function toolResults(results: object[]): object[] {
 	const total = Math.max(totals.get(results) ?? results.length, results.length);
-	const shown = results.slice(0, TOOL_MAX_RESULTS);
+	// A date range at 2.1 keeps its newest results under the cap too, as under Limit: "the last N
+	// positions", in time order (a result without a readable time counts as the oldest).
+	const shown = newestFirstKept.has(results) ? newest(results, TOOL_MAX_RESULTS) : results.slice(0, TOOL_MAX_RESULTS);
 	if (total <= shown.length) return shown;
 	return [
 		...shown,
@@ -52,6 +65,15 @@ export function toolResults(results: object[]): object[] {
 				`time range) rather than more: a call returns at most ${TOOL_MAX_RESULTS}.`,
 		},
 	];
+}
+
+function newest(results: object[], count: number): object[] {
+	if (results.length <= count) return results;
+	const at = (result: object) => {
+		const time = parseServiceTime((result as { dateTime?: unknown }).dateTime);
+		return Number.isNaN(time) ? -Infinity : time;
+	};
+	return [...results].sort((a, b) => at(a) - at(b)).slice(-count);
 }
 
 const deviceLists = new WeakMap<TrackingApiClient, Promise<Device[]>>();

@@ -15,3 +15,12 @@ export function isVersion1(context: IExecuteFunctions): boolean {
 export function limitKeepsNewest(context: IExecuteFunctions): boolean {
 	return context.getNode().typeVersion >= 2.1;
 }
+
+/**
+ * Version 2.1: Location → Submit refuses a fix at (0, 0), the coordinates' defaults: a user who chose
+ * the device and the time and left them untouched stored a fix in the Gulf of Guinea on the live
+ * account (issue 24). Saved workflows of 1 and 2 send what they sent.
+ */
+export function refusesNullIsland(context: IExecuteFunctions): boolean {
+	return context.getNode().typeVersion >= 2.1;
+}

@@ -24,6 +24,7 @@ import { collection, deviceLocator, latitudeField, longitudeField } from '../../
 import { keyValueCollection, keyValueMap } from '../common.descriptions';
 import type { OperationOption } from '../operation';
 import { readDeviceId } from '../toolMode';
+import { refusesNullIsland } from '../versions';
 
 /** The field's name in the UI, which error messages use too. */
 const label = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
@@ -110,6 +111,14 @@ function buildLocation(context: IExecuteFunctions, itemIndex: number): Location 
 		latitude: checked(context, itemIndex, 'Latitude', toLatitude(param('latitude'))),
 		longitude: checked(context, itemIndex, 'Longitude', toLongitude(param('longitude'))),
 	};
+	if (location.latitude === 0 && location.longitude === 0 && refusesNullIsland(context)) {
+		throw invalidInput(
+			context,
+			itemIndex,
+			'Latitude',
+			"is 0 and so is Longitude, their defaults (and what a tracker without a GPS lock sends): enter the fix's coordinates",
+		);
+	}
 	const additional = context.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	for (const name of LOCATION_NUMBER_FIELDS) {
 		if (additional[name] === undefined) continue;

@@ -102,6 +102,17 @@ describe('credential: token exchange through n8n', () => {
 		ctx.sandbox.setOptions({ tokenFailureStatus: 401 });
 	});
 
+	it.each([
+		['without a scheme', (url: string) => url.replace(/^https?:\/\//, ''), /is not a web address: start it with https:\/\//],
+		['ending in /api', (url: string) => `${url}/api/`, /no API route for POST \/api\/api\/Auth\/Token\. The Base URL ends in \/api: leave that out/],
+	])('says what to change in a Base URL %s, and calls nothing past the token', async (_, edit, advice) => {
+		ctx.engine.setCredential({ baseUrl: edit(ctx.sandbox.url), userName: DEMO_USER_NAME, apiKey: DEMO_API_KEY });
+		const result = await ctx.engine.runNode(getDevice, { items: [{}, {}], continueOnFail: true });
+		expect(result.items).toHaveLength(2);
+		for (const item of result.items) expect(String(item.json.error)).toMatch(advice);
+		expect(ctx.sandbox.stats.statusCounts['200']).toBeUndefined();
+	});
+
 	it('stops the node with the vendor text when Continue On Fail is off', async () => {
 		ctx.engine.setCredential({ baseUrl: ctx.sandbox.url, userName: 'nobody@example.com', apiKey: DEMO_API_KEY });
 		const result = await ctx.engine.runNode(getDevice);

@@ -6,7 +6,7 @@ import { parseServiceTime } from '../validation';
 import { TOKEN_PATH, type TokenAnswer, type TokenRequest } from '../wire';
 import { describeNetworkFailure } from './network';
 import { redact } from './redact';
-import { joinUrl } from './url';
+import { baseUrlHint, baseUrlProblem, joinUrl } from './url';
 
 export interface IssuedToken {
 	token: string;
@@ -126,6 +126,8 @@ export async function requestToken(
 		userName: String(credentials.userName ?? '').trim(),
 		apiKey: String(credentials.apiKey ?? '').trim(),
 	};
+	const problem = baseUrlProblem(String(credentials.baseUrl ?? ''));
+	if (problem) throw new Error(problem);
 	const url = joinUrl(String(credentials.baseUrl ?? ''), TOKEN_PATH);
 	const timeoutMs = Number(credentials[TOKEN_TIMEOUT_FIELD]);
 	let failure: unknown;
@@ -160,7 +162,8 @@ export async function requestToken(
 	if (answer.success !== true || typeof answer.token !== 'string' || answer.token === '') {
 		const reason =
 			typeof answer.error === 'string' && answer.error !== '' ? answer.error : 'The token request was refused without a reason';
-		throw new TokenRequestError(redact(reason, [body.apiKey, answer.token]));
+		const hint = statusCode === 404 ? baseUrlHint(String(credentials.baseUrl ?? '')) : undefined;
+		throw new TokenRequestError(redact(hint ? `${reason} ${hint}` : reason, [body.apiKey, answer.token]));
 	}
 	return {
 		token: answer.token,

@@ -7,7 +7,7 @@ import { byId, jsonOf, useSandbox } from '../support/sandboxed';
 /** The type n8n runs when an AI agent or the MCP Server Trigger calls the node as a tool. */
 const TOOL_TYPE = `${PACKAGE}.satelliteTrackingTool`;
 registerNodeType(TOOL_TYPE, new SatelliteTracking());
-/** As n8n adds the tool today: the node's current version. */
+/** A tool saved at version 2; the tests of 2.1 (the version n8n adds today) say so where they differ. */
 const TOOL = { type: TOOL_TYPE, typeVersion: 2 };
 
 const HOUR = 3_600_000;

@@ -36,12 +36,15 @@ export interface EventBase {
 }
 
 /**
- * Event kind → the fields its events carry beside the base. Empty here: each detector adds its
- * kinds' entries in its own file (`declare module '../types' { interface EventOutput { … } }`).
+ * Event kind → the fields its events carry beside the base. Each detector adds its kinds' entries
+ * in its own file (`declare module '../types' { interface EventOutput { … } }`); a kind without
+ * fields of its own needs none.
  */
-export interface EventOutput {}
+export interface EventOutput {
+	[kind: string]: object;
+}
 
-type OutputFields = EventOutput[keyof EventOutput];
+type OutputFields = EventOutput[EventKind];
 type FieldName<T> = T extends unknown ? keyof T : never;
 type FieldType<T, K extends PropertyKey> = T extends unknown ? (K extends keyof T ? T[K] : never) : never;
 

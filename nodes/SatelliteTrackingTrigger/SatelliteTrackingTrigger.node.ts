@@ -13,6 +13,7 @@ import * as listSearch from '../shared/listSearch';
 import { ranOutOfTime, TrackingApiClient } from '../shared/transport';
 import { declare, failureOf } from '../shared/transport/failure';
 import { advance, type ReadOutcome } from './detection/advance';
+import { alertsTimeZone } from './detection/needs';
 import { planReads, type ReadPlan } from './detection/plan';
 import { sampleEvents } from './detection/samples';
 import { emptyState, readState } from './detection/state';
@@ -86,8 +87,7 @@ async function poll(context: IPollFunctions): Promise<INodeExecutionData[][] | n
 
 	const staticData = context.getWorkflowStaticData('node');
 	const previous = readState(staticData.state);
-	const timeZone = settings.detection.dailyLimit?.timeZone;
-	const plan = planReads(devices.map((device) => device.id), previous, settings.readMode, deviceBudget, now, timeZone);
+	const plan = planReads(devices.map((device) => device.id), previous, settings.readMode, deviceBudget, now, alertsTimeZone(settings.detection));
 	const { outcomes, unanswered } = await readFixes(client, plan.reads, deadline);
 	const result = advance(previous, devices, plan, outcomes, settings.detection, now, unanswered);
 	// Saved before anything is thrown: n8n's legacy poller keeps it, and the round robin moves on.
@@ -151,7 +151,7 @@ async function sample(
 		'latestFix',
 		count,
 		now,
-		settings.detection.dailyLimit?.timeZone,
+		alertsTimeZone(settings.detection),
 	);
 	const { outcomes } = await readFixes(client, plan.reads, deadline);
 	const failures = [...outcomes.values()].flatMap((outcome) => (outcome.ok ? [] : [{ error: outcome.error }]));

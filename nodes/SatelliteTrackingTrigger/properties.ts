@@ -3,7 +3,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import { deviceLocatorList, groupLocator, latitudeField, longitudeField } from '../shared/descriptions';
 import { requestSettings } from '../shared/requestSettings';
 import { DEFAULT_MAX_POLL_SECONDS, MAX_POLL_SECONDS } from './settings';
-import { DETECTORS, EVENTS } from './detection/detectors';
+import { DETECTORS, EVENT_KINDS, EVENTS } from './detection/detectors';
+import { eventsNeeding } from './detection/needs';
 import type { EventKind } from './detection/types';
 
 /**
@@ -22,7 +23,7 @@ const events: INodeProperties = {
 	type: 'multiOptions',
 	required: true,
 	default: ['locationUpdated'],
-	options: (Object.keys(EVENTS) as EventKind[])
+	options: EVENT_KINDS
 		.map((value) => ({ name: EVENTS[value].name, value, description: EVENTS[value].description }))
 		.sort((a, b) => a.name.localeCompare(b.name)),
 };
@@ -32,7 +33,7 @@ const events: INodeProperties = {
  * evaluates it with the parameters' values only, so the labels travel inside the expression.
  */
 export const eventsSubtitle = `={{ [].concat($parameter["events"]).map((event) => (${JSON.stringify(
-	Object.fromEntries((Object.keys(EVENTS) as EventKind[]).map((kind) => [kind, EVENTS[kind].name])),
+	Object.fromEntries(EVENT_KINDS.map((kind) => [kind, EVENTS[kind].name])),
 )})[event] || event).join(", ") }}`;
 
 const readMode: INodeProperties = {
@@ -48,7 +49,8 @@ const readMode: INodeProperties = {
 	],
 };
 
-const GEOFENCE_EVENTS: EventKind[] = ['geofenceEntered', 'geofenceExited', 'geofenceDwell'];
+/** The events whose detector reads the Geofences list (`needs.geofences`). */
+const GEOFENCE_EVENTS = eventsNeeding('geofences');
 
 /** A hint in the panel; a notice has no value, so hiding it loses nothing. */
 const notice = (name: string, displayName: string, displayOptions?: INodeProperties['displayOptions']): INodeProperties => ({
@@ -76,7 +78,8 @@ const latestFixGeofenceNotice = notice(
  * refuse is marked before the run.
  */
 function emptyListNotice(list: INodeProperties, events: EventKind[]): INodeProperties {
-	const names = events.map((kind) => EVENTS[kind].name);
+	// As the Events list shows them: by label.
+	const names = events.map((kind) => EVENTS[kind].name).sort((a, b) => a.localeCompare(b));
 	const who = names.length === 1 ? `${names[0]} needs` : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]} need`;
 	const nothingEntered = Object.fromEntries((list.options ?? []).map((option) => [`/${list.name}.${option.name}`, [undefined]]));
 	return notice(`${list.name}Needed`, `${who} at least one entry in ${list.displayName} below`, {

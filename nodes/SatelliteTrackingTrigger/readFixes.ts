@@ -7,6 +7,7 @@ import { countNotifications } from '../shared/notifications';
 import { ranOutOfTime, type RequestOptions, type TrackingApiClient } from '../shared/transport';
 import type { ReadOutcome } from './detection/advance';
 import { fixTime } from './detection/fixes';
+import { alertsTimeZone } from './detection/needs';
 import type { CountedDay, FixRead } from './detection/plan';
 import { selectDevices, type DeviceSelection } from './detection/selection';
 import type { DayCounts, DetectionSettings } from './detection/types';
@@ -17,9 +18,9 @@ export function listingRequests(selection: DeviceSelection): number {
 	return selection.by === 'group' ? 2 : 1;
 }
 
-/** Calls one device's read makes: its fixes, and its alerts when daily limits are watched. */
+/** Calls one device's read makes: its fixes, and its alerts when a selected event needs them (`needs.alerts`). */
 export function requestsPerDevice(detection: DetectionSettings): number {
-	return detection.dailyLimit ? 2 : 1;
+	return alertsTimeZone(detection) === undefined ? 1 : 2;
 }
 
 /** `deadline`: epoch ms, the poll's time budget. A group that no longer exists is a configuration to fix. */

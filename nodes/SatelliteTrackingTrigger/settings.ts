@@ -1,32 +1,20 @@
-/** The trigger's parameters, read once per poll and checked, as plain settings for the pure code. */
+/**
+ * The trigger's parameters, read once per poll and checked, as plain settings for the pure code.
+ * What every event shares is read here; each detector reads its own (`Detector.settings`) through
+ * the same checked reader, so nothing here names an event's parameters or defaults.
+ */
 import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 
 import { readRequestSettings } from '../shared/requestSettings';
 import { circleGeofence, geoJsonGeofence, pointsGeofence, type Geofence } from '../shared/geo/geofence';
-import { DEFAULT_NEAR_SHARE } from '../shared/notifications';
 import type { ClientOptions } from '../shared/transport';
-import { DEFAULT_EXPIRING_WITHIN_DAYS } from './detection/detectors/deviceExpiring';
-import { DEFAULT_SILENT_AFTER_MINUTES } from './detection/detectors/deviceSilent';
-import {
-	DEFAULT_FUEL_DROP_AMOUNT,
-	DEFAULT_FUEL_DROP_MAX_SPEED,
-	DEFAULT_FUEL_DROP_WITHIN_MINUTES,
-} from './detection/detectors/fuelDropped';
-import { DEFAULT_DWELL_MINUTES } from './detection/detectors/geofenceDwell';
+import type { SettingsReader } from './detection/detector';
+import { DETECTORS, EVENT_KINDS } from './detection/detectors';
+import { eventsNeeding } from './detection/needs';
 import type { ReadMode } from './detection/plan';
 import type { DeviceSelection } from './detection/selection';
-import {
-	EVENT_KINDS,
-	NUMERIC_FIX_FIELDS,
-	type DailyLimitSettings,
-	type DetectionSettings,
-	type EventKind,
-	type FuelDropSettings,
-	type InputChangeSettings,
-	type ThresholdRule,
-} from './detection/types';
-import { preview, toNonEmptyText, toNumberInRange, toResourceId, type Check } from '../shared/validation';
-import { DEFAULT_TIME_ZONE, toTimeZone } from '../shared/zonedDay';
+import type { DetectionSettings, EventKind } from './detection/types';
+import { toNonEmptyText, toNumberInRange, toResourceId, type Check } from '../shared/validation';
 
 export interface TriggerSettings {
 	detection: DetectionSettings;
@@ -50,36 +38,25 @@ export function readSettings(context: IPollFunctions): TriggerSettings {
 		if (!result.ok) throw new NodeOperationError(context.getNode(), `Invalid "${label}": ${label} ${result.problem}`);
 		return result.value;
 	};
-	const events = parameter<string[]>('events', []).filter((kind): kind is EventKind =>
-		(EVENT_KINDS as readonly string[]).includes(kind),
-	);
-	if (events.length === 0) throw new NodeOperationError(context.getNode(), 'Choose at least one event to watch for');
+	const fail = (message: string): never => {
+		throw new NodeOperationError(context.getNode(), message);
+	};
+	const events = parameter<string[]>('events', []).filter((kind): kind is EventKind => (EVENT_KINDS as string[]).includes(kind));
+	if (events.length === 0) fail('Choose at least one event to watch for');
 	const geofences = readGeofences(parameter('geofences', {}), check);
-	if (geofences.length === 0 && events.some((kind) => kind === 'geofenceEntered' || kind === 'geofenceExited' || kind === 'geofenceDwell')) {
-		throw new NodeOperationError(context.getNode(), 'Add at least one geofence to watch for geofence events');
+	if (geofences.length === 0 && events.some((kind) => eventsNeeding('geofences').includes(kind))) {
+		fail('Add at least one geofence to watch for geofence events');
 	}
 	const requestSettings = parameter<IDataObject>('requestSettings', {});
 	const maxRequests = check('Max Requests per Poll', toNumberInRange(requestSettings.maxRequestsPerPoll ?? 0, 0, Infinity));
+	const read: SettingsReader = { events, parameter, check, fail };
+	// Every detector, selected or not: each reads what only its selected events require as it needs.
+	const own = DETECTORS.map(({ detector }) => detector.settings?.(read));
 	return {
-		detection: {
-			events,
-			geofences,
-			minDistanceMeters: check('Minimum Distance (Metres)', toNumberInRange(parameter('minDistanceMeters', 0), 0, Infinity)),
-			silentAfterMinutes: check('Silent After (Minutes)', toPositive(parameter('silentAfterMinutes', DEFAULT_SILENT_AFTER_MINUTES))),
-			expiringWithinDays: check(
-				'Expiring Within (Days)',
-				toNumberInRange(parameter('expiringWithinDays', DEFAULT_EXPIRING_WITHIN_DAYS), 0, Infinity),
-			),
-			alertFilter: check('Alert Text Filter', toTextList(parameter('alertFilter', ''))).map((text) => text.toLowerCase()),
-			alertNames: check('Alert Names', toTextList(parameter('alertNames', []))),
-			dailyLimit: events.includes('dailyLimitNear') ? readDailyLimit(context, parameter, check) : undefined,
-			thresholdRules: events.includes('valueCrossed') ? readThresholdRules(context, parameter, check) : undefined,
-			fuelDrop: events.includes('fuelDropped') ? readFuelDrop(parameter, check) : undefined,
-			inputChange: events.includes('inputChanged') ? readInputChange(parameter, check) : undefined,
-			geofenceMinMinutes: check('Minimum Minutes Inside or Outside', toNumberInRange(parameter('geofenceMinMinutes', 0), 0, Infinity)),
-			dwellMinutes: events.includes('geofenceDwell') ? check('Dwell (Minutes)', toPositive(parameter('dwellMinutes', DEFAULT_DWELL_MINUTES))) : undefined,
-			emitCurrentState: parameter<IDataObject>('options', {}).emitCurrentState === true,
-		},
+		detection: Object.assign(
+			{ events, geofences, emitCurrentState: parameter<IDataObject>('options', {}).emitCurrentState === true },
+			...own,
+		) as DetectionSettings,
 		selection: readSelection(parameter, check),
 		readMode: parameter<ReadMode>('readMode', 'latestFix') === 'everyFix' ? 'everyFix' : 'latestFix',
 		client: readRequestSettings(context.getNode(), requestSettings),
@@ -115,41 +92,6 @@ function readSelection(parameter: Parameter, check: Checker): DeviceSelection {
 	}
 }
 
-function readDailyLimit(context: IPollFunctions, parameter: Parameter, check: Checker): DailyLimitSettings {
-	const { emailLimit, smsLimit } = parameter<IDataObject>('dailyLimits', {});
-	const limits = {
-		email: check('Daily Email Limit', toDailyLimit(emailLimit)),
-		sms: check('Daily SMS Limit', toDailyLimit(smsLimit)),
-	};
-	if (limits.email === undefined && limits.sms === undefined) {
-		throw new NodeOperationError(context.getNode(), 'Add a Daily Email Limit or a Daily SMS Limit to watch for daily limit events');
-	}
-	return {
-		limits,
-		share: check('Near Limit Share', toShare(parameter('nearShare', DEFAULT_NEAR_SHARE))),
-		timeZone: check('Time Zone', toTimeZone(parameter('timeZone', DEFAULT_TIME_ZONE))),
-	};
-}
-
-/** Empty: the channel is not watched. 0 is refused: it would be near and reached before anything was sent. */
-function toDailyLimit(value: unknown): Check<number | undefined> {
-	if (value === undefined || value === null || value === '') return { ok: true, value: undefined };
-	const number = toNumberInRange(value, -Infinity, Infinity);
-	if (!number.ok) return number;
-	if (number.value < 1) {
-		return { ok: false, problem: `must be 1 or more, or removed to stop watching the channel (got ${number.value})` };
-	}
-	return { ok: true, value: Math.floor(number.value) };
-}
-
-function toShare(value: unknown): Check<number> {
-	const number = toNumberInRange(value, -Infinity, Infinity);
-	if (!number.ok) return number;
-	return number.value > 0 && number.value <= 1
-		? number
-		: { ok: false, problem: `must be above 0 and at most 1, e.g. 0.8 for 80% (got ${number.value})` };
-}
-
 function readGeofences(collection: IDataObject, check: Checker): Geofence[] {
 	const circles = (collection.circle ?? []) as IDataObject[];
 	const polygons = (collection.polygon ?? []) as IDataObject[];
@@ -160,76 +102,4 @@ function readGeofences(collection: IDataObject, check: Checker): Geofence[] {
 		),
 	];
 	return [...new Map(geofences.map((geofence) => [geofence.id, geofence])).values()];
-}
-
-function readThresholdRules(context: IPollFunctions, parameter: Parameter, check: Checker): ThresholdRule[] {
-	const rows = parameter<{ rule?: IDataObject[] }>('thresholdRules', {}).rule ?? [];
-	if (rows.length === 0) throw new NodeOperationError(context.getNode(), 'Add at least one threshold rule to watch for telemetry thresholds');
-	return rows.map((row, index) => {
-		const label = (name: string) => `Rule ${index + 1} ${name}`;
-		const tagKey = String(row.tagKey ?? '').trim();
-		const rule: ThresholdRule = {
-			field: check(label('Field'), toOneOf(row.field, NUMERIC_FIX_FIELDS)),
-			direction: check(label('Direction'), toOneOf(row.direction, ['above', 'below'] as const)),
-			value: check(label('Value'), toNumberInRange(row.value, -Infinity, Infinity)),
-			hysteresis: check(label('Hysteresis'), toNumberInRange(row.hysteresis ?? 0, 0, Infinity)),
-		};
-		if (tagKey !== '') rule.tag = { key: tagKey, value: String(row.tagValue ?? '').trim() };
-		return rule;
-	});
-}
-
-function readFuelDrop(parameter: Parameter, check: Checker): FuelDropSettings {
-	return {
-		amount: check('Fuel Drop Amount', toNumberInRange(parameter('fuelDropAmount', DEFAULT_FUEL_DROP_AMOUNT), 0, Infinity)),
-		withinMinutes: check('Fuel Drop Within (Minutes)', toPositive(parameter('fuelDropWithinMinutes', DEFAULT_FUEL_DROP_WITHIN_MINUTES))),
-		maxSpeed: check('Fuel Drop Max Speed', toNumberInRange(parameter('fuelDropMaxSpeed', DEFAULT_FUEL_DROP_MAX_SPEED), 0, Infinity)),
-	};
-}
-
-const LINES: Record<string, InputChangeSettings['lines']> = { inputs: ['input'], outputs: ['output'], both: ['input', 'output'] };
-
-function readInputChange(parameter: Parameter, check: Checker): InputChangeSettings {
-	return {
-		lines: LINES[check('Lines', toOneOf(parameter('inputLines', 'inputs'), ['inputs', 'outputs', 'both'] as const))],
-		indexes: check('Inputs', toIndexList(parameter('inputIndexes', ''))),
-		direction: check('Input Switches', toOneOf(parameter('inputDirection', 'both'), ['on', 'off', 'both'] as const)),
-	};
-}
-
-function toPositive(value: unknown): Check<number> {
-	const number = toNumberInRange(value, -Infinity, Infinity);
-	if (!number.ok) return number;
-	return number.value > 0 ? number : { ok: false, problem: `must be above 0 (got ${number.value})` };
-}
-
-function toOneOf<T extends string>(value: unknown, allowed: readonly T[]): Check<T> {
-	return (allowed as readonly unknown[]).includes(value)
-		? { ok: true, value: value as T }
-		: { ok: false, problem: `must be one of ${allowed.join(', ')} (got ${preview(value)})` };
-}
-
-/** `SOS, Power cut` (or an expression's array) as trimmed texts, empty ones left out. */
-function toTextList(value: unknown): Check<string[]> {
-	const parts = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : undefined;
-	if (!parts || parts.some((part) => typeof part !== 'string' && typeof part !== 'number')) {
-		return { ok: false, problem: `must be texts separated by commas (got ${preview(value)})` };
-	}
-	return { ok: true, value: parts.map((part) => String(part).trim()).filter((text) => text !== '') };
-}
-
-/** `0, 2` (or an expression's array) as input indexes; empty for all. */
-function toIndexList(value: unknown): Check<number[]> {
-	const parts = Array.isArray(value) ? value : String(value ?? '').split(',');
-	const indexes: number[] = [];
-	for (const part of parts) {
-		const text = String(part).trim();
-		if (text === '') continue;
-		const index = Number(text);
-		if (!Number.isInteger(index) || index < 0) {
-			return { ok: false, problem: `must list input numbers from 0, separated by commas (got ${preview(value)})` };
-		}
-		indexes.push(index);
-	}
-	return { ok: true, value: [...new Set(indexes)] };
 }

@@ -199,3 +199,15 @@ export function toTextList(value: unknown): Check<string[]> {
 	}
 	return ok(texts);
 }
+
+/** A number above 0. */
+export function toPositive(value: unknown): Check<number> {
+	const number = toNumberInRange(value, -Infinity, Infinity);
+	if (!number.ok) return number;
+	return number.value > 0 ? number : fail(`must be above 0 (got ${number.value})`);
+}
+
+/** One of the `allowed` texts, exactly. */
+export function toOneOf<T extends string>(value: unknown, allowed: readonly T[]): Check<T> {
+	return (allowed as readonly unknown[]).includes(value) ? ok(value as T) : fail(`must be one of ${allowed.join(', ')} (got ${preview(value)})`);
+}

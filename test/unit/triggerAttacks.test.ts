@@ -9,7 +9,8 @@ import { advance, type ReadOutcome } from '../../nodes/SatelliteTrackingTrigger/
 import { planReads } from '../../nodes/SatelliteTrackingTrigger/detection/plan';
 import { sampleEvents } from '../../nodes/SatelliteTrackingTrigger/detection/samples';
 import { emptyState } from '../../nodes/SatelliteTrackingTrigger/detection/state';
-import type { DetectionSettings, DeviceInfo, EventKind, ThresholdRule, TriggerState } from '../../nodes/SatelliteTrackingTrigger/detection/types';
+import type { ThresholdRule } from '../../nodes/SatelliteTrackingTrigger/detection/detectors/valueCrossed';
+import type { DetectionSettings, DeviceInfo, EventKind, TriggerState } from '../../nodes/SatelliteTrackingTrigger/detection/types';
 import type { Location } from '../../nodes/shared/wire';
 import { detectionSettings, pollDevice } from '../support/trigger';
 

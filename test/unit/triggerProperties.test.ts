@@ -36,7 +36,7 @@ describe('trigger parameters and Events', () => {
 	});
 
 	it('marks a list the selected events need while it is empty, before any run', () => {
-		expect(property('geofencesNeeded').displayName).toBe('Geofence Entered, Geofence Exited and Geofence Dwell need at least one entry in Geofences below');
+		expect(property('geofencesNeeded').displayName).toBe('Geofence Dwell, Geofence Entered and Geofence Exited need at least one entry in Geofences below');
 		expect(shown('geofencesNeeded', { events: ['geofenceDwell'] })).toBe(true);
 		expect(shown('geofencesNeeded', { events: ['geofenceDwell'], geofences: {} })).toBe(true);
 		expect(shown('geofencesNeeded', { events: ['geofenceDwell'], geofences: { polygon: [{ name: 'Yard', format: 'points', points: '1,1\n1,2\n2,2' }] } })).toBe(false);

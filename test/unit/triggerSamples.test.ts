@@ -8,7 +8,8 @@
  */
 import type { ReadOutcome } from '../../nodes/SatelliteTrackingTrigger/detection/advance';
 import { sampleEvents } from '../../nodes/SatelliteTrackingTrigger/detection/samples';
-import { EVENT_KINDS, type DetectionSettings, type TriggerEvent } from '../../nodes/SatelliteTrackingTrigger/detection/types';
+import { EVENT_KINDS } from '../../nodes/SatelliteTrackingTrigger/detection/detectors';
+import type { DetectionSettings, TriggerEvent } from '../../nodes/SatelliteTrackingTrigger/detection/types';
 import { circleGeofence, geofenceContains, type Geofence } from '../../nodes/shared/geo/geofence';
 import { thresholdsReached } from '../../nodes/shared/notifications';
 import { DAY_MS } from '../../nodes/shared/zonedDay';

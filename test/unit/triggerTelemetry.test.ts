@@ -15,10 +15,10 @@ import type {
 	DeviceInfo,
 	DeviceState,
 	EventKind,
-	ThresholdRule,
 	TriggerEvent,
 	TriggerState,
 } from '../../nodes/SatelliteTrackingTrigger/detection/types';
+import type { ThresholdRule } from '../../nodes/SatelliteTrackingTrigger/detection/detectors/valueCrossed';
 import type { Location } from '../../nodes/shared/wire';
 
 const T0 = Date.parse('2026-03-01T22:00:00Z');

@@ -1,6 +1,7 @@
 // @host-zones: matrix
 /** Issue 21, the pure parts: unreadable records, declared failures, telemetry repeats. */
-import { freshFixes, readsTelemetry } from '../../nodes/SatelliteTrackingTrigger/detection/fixes';
+import { freshFixes } from '../../nodes/SatelliteTrackingTrigger/detection/fixes';
+import { readsTelemetry } from '../../nodes/SatelliteTrackingTrigger/detection/needs';
 import { countNotifications, undatedAlerts } from '../../nodes/shared/notifications';
 import { declaredFailure } from '../../nodes/shared/transport/failure';
 import type { INode } from 'n8n-workflow';

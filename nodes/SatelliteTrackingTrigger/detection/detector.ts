@@ -1,11 +1,14 @@
 /**
- * One kind of change a device can show between polls. Each detector reads its own part of the
- * device's previous state, reports events and returns its part of the next state; adding an event
- * kind is one detector file and its line in the registry (detectors/index.ts).
+ * One kind of change a device can show between polls. Each detector owns its parameters, reads and
+ * checks them (`settings`), declares the data it needs beyond the device's fixes (`needs`), reads its
+ * own part of the device's previous state, reports events and returns its part of the next state;
+ * its file adds its settings, state slice and output fields to the types (`declare module '../types'`).
+ * Adding an event kind is one detector file and its line in the registry (detectors/index.ts).
  */
 import type { INodeProperties } from 'n8n-workflow';
 
 import { longHash } from '../../shared/hash';
+import type { Check } from '../../shared/validation';
 import type { Location } from '../../shared/wire';
 import { fixFingerprint } from './fixes';
 import type { DayCounts, DetectionSettings, DeviceInfo, DeviceState, EventKind, FixPosition, SeenFix, TriggerEvent } from './types';
@@ -37,6 +40,30 @@ export interface Detection {
 	state?: Partial<DeviceState>;
 }
 
+/**
+ * How a detector reads its parameters, each poll: `parameter` with the detector's default, then
+ * `check`, which stops the run with an `Invalid "<label>"` error naming the field. settings.ts
+ * gives it the node's parameters; a test gives it a recorder to see every parameter is read.
+ */
+export interface SettingsReader {
+	/** The events selected. */
+	events: EventKind[];
+	parameter<T>(name: string, fallback: T): T;
+	check<T>(label: string, result: Check<T>): T;
+	/** Something the selected events cannot run without is missing (a limit, a rule): the run stops with `message`. */
+	fail(message: string): never;
+}
+
+/** What a detector reads besides each device's fixes; the poll plans its reads and checks from this. */
+export interface Needs {
+	/** The Geofences list: a selected event of the detector needs at least one geofence. */
+	geofences?: true;
+	/** The fixes' telemetry and digital lines: a record repeating a fix's time and position with new values is news. */
+	telemetry?: true;
+	/** Each device's alerts, read with one more call per device and counted by calendar day in the time zone this gives. */
+	alerts?: (settings: DetectionSettings) => string;
+}
+
 export interface Detector {
 	/** The parameters only this detector reads; shown while one of its events is selected. */
 	properties?: INodeProperties[];
@@ -46,6 +73,13 @@ export interface Detector {
 	 * empty them. Selected events that need an entry say so in a notice above.
 	 */
 	lists?: INodeProperties[];
+	needs?: Needs;
+	/**
+	 * Reads and checks every parameter of `properties` and `lists` (test/unit/registries.test.ts fails
+	 * on one left unread), with the detector's defaults, into its part of `DetectionSettings`. Called
+	 * every poll; what only a selected event needs (a list to fill) is required only when one is.
+	 */
+	settings?(read: SettingsReader): Partial<DetectionSettings>;
 	detect(observation: Observation, previous: DeviceState, settings: DetectionSettings): Detection;
 	/**
 	 * "Fetch Test Event", for a selected `kind` that did not happen among the devices read: an event

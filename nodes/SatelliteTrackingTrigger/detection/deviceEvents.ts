@@ -5,8 +5,9 @@
 import type { Location } from '../../shared/wire';
 import type { Observation } from './detector';
 import { plausiblePositions } from './positions';
-import { DETECTORS, EVENTS } from './detectors';
-import { fixTime, freshFixes, readsTelemetry, toPosition } from './fixes';
+import { DETECTORS, RANK } from './detectors';
+import { fixTime, freshFixes, toPosition } from './fixes';
+import { readsTelemetry } from './needs';
 import type { DayCounts, DetectionSettings, DeviceInfo, DeviceState, TriggerEvent } from './types';
 
 export interface DeviceDetection {
@@ -64,7 +65,7 @@ function inOrder(events: TriggerEvent[], now: Date): TriggerEvent[] {
 		.sort(
 			(a, b) =>
 				time(a.event) - time(b.event) ||
-				EVENTS[a.event.event].order - EVENTS[b.event.event].order ||
+				RANK[a.event.event] - RANK[b.event.event] ||
 				a.index - b.index,
 		)
 		.map(({ event }) => event);

@@ -5,7 +5,7 @@
  */
 import { hash32, shortHash } from '../../shared/hash';
 import { LOCATION_BOOLEAN_LIST_FIELDS, LOCATION_NUMBER_FIELDS, type Location } from '../../shared/wire';
-import type { DetectionSettings, DeviceState, EventKind, FixPosition, NumericFixField, SeenFix } from './types';
+import type { DeviceState, FixPosition, NumericFixField, SeenFix } from './types';
 import { parseServiceTime } from '../../shared/validation';
 
 /** Fingerprints at the newest timestamp are kept one by one up to this many: the usual case, exact and small. */
@@ -31,17 +31,6 @@ export const FUTURE_TOLERANCE_MS = 24 * 60 * MINUTE_MS;
 
 export function fixTime(fix: { dateTime: unknown }): number {
 	return parseServiceTime(fix.dateTime);
-}
-
-/** Events that read a fix's telemetry and digital lines, not only its time, position and alerts. */
-const TELEMETRY_EVENTS: ReadonlySet<EventKind> = new Set(['valueCrossed', 'fuelDropped', 'inputChanged']);
-
-/**
- * A tracker without a GPS lock (a reefer in a cold store) repeats its last time and position while
- * its temperature and inputs change: for the events that read those, such a record is news.
- */
-export function readsTelemetry(settings: Pick<DetectionSettings, 'events'>): boolean {
-	return settings.events.some((kind) => TELEMETRY_EVENTS.has(kind));
 }
 
 /**
@@ -117,7 +106,7 @@ type SeenAtNewest = Pick<DeviceState, 'keys' | 'digest'>;
 
 /**
  * `now`: the poll's time; fixes dated more than a day after it are left out. `telemetry`: records
- * differing only in telemetry are told apart ({@link readsTelemetry}).
+ * differing only in telemetry are told apart (`readsTelemetry` in needs.ts).
  */
 export function freshFixes(
 	previous: Pick<DeviceState, 'fix' | 'keys' | 'digest'>,

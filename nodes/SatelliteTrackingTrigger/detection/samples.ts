@@ -6,11 +6,11 @@
  */
 import type { ReadOutcome } from './advance';
 import { deviceEvent, type Observation } from './detector';
-import { EVENTS } from './detectors';
+import { EVENT_KINDS, EVENTS } from './detectors';
 import { detectDeviceEvents } from './deviceEvents';
 import { fixTime, freshFixes } from './fixes';
 import { plausiblePositions } from './positions';
-import type { DetectionSettings, DeviceInfo, EventKind, TriggerEvent } from './types';
+import type { DetectionSettings, DeviceInfo, TriggerEvent } from './types';
 
 export function sampleEvents(
 	devices: DeviceInfo[],
@@ -31,7 +31,7 @@ export function sampleEvents(
 	});
 	const source = newestObservation(observations);
 	if (!source) return real;
-	const missing = (Object.keys(EVENTS) as EventKind[]).filter(
+	const missing = EVENT_KINDS.filter(
 		(kind) => settings.events.includes(kind) && !real.some((event) => event.event === kind),
 	);
 	const samples = missing.map((kind) =>

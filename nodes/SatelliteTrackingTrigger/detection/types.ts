@@ -1,28 +1,19 @@
 /**
- * The trigger's vocabulary: event kinds, what an event carries, the settings that shape detection
- * and the compact state kept per device between polls. Pure types, no n8n.
+ * The trigger's vocabulary: what every event carries, the settings every detector shares and the
+ * compact state kept per device between polls. Pure types, no n8n. A detector adds its own part
+ * to each (its output fields to `EventOutput`, its settings to `DetectionSettings`, its slice to
+ * `DeviceState`) in its file, by `declare module '../types'`: nothing here names a detector.
  */
 import type { Geofence } from '../../shared/geo/geofence';
-import type { Channel, ChannelCounts, DailyLimits, LimitThreshold } from '../../shared/notifications';
+import type { ChannelCounts } from '../../shared/notifications';
 import type { Device, Location } from '../../shared/wire';
+import type { EVENTS } from './detectors';
 
-/** Event names users' workflows store (docs/architecture.md, "Names saved workflows store"): add, never rename. */
-export const EVENT_KINDS = [
-	'locationUpdated',
-	'geofenceEntered',
-	'geofenceExited',
-	'deviceSilent',
-	'criticalAlert',
-	'deviceExpiring',
-	'dailyLimitNear',
-	'valueCrossed',
-	'fuelDropped',
-	'inputChanged',
-	'deviceBackOnline',
-	'geofenceDwell',
-] as const;
-
-export type EventKind = (typeof EVENT_KINDS)[number];
+/**
+ * The events the trigger reports, as users' workflows store them: the keys of the registry
+ * (detectors/index.ts). Add, never rename: test/unit/registries.test.ts pins the saved names.
+ */
+export type EventKind = keyof typeof EVENTS;
 
 /** The least a state or an event keeps of a fix: when and where. */
 export interface FixPosition {
@@ -31,7 +22,8 @@ export interface FixPosition {
 	longitude: number;
 }
 
-export interface TriggerEvent {
+/** What every event carries, whatever its kind. */
+export interface EventBase {
 	event: EventKind;
 	/** The same for the same event whichever poll reports it; different for different events. */
 	eventId: string;
@@ -39,41 +31,31 @@ export interface TriggerEvent {
 	deviceName: string;
 	/** The fix that caused the event; for device events the newest known one, null if it never reported. */
 	location: Location | FixPosition | null;
-	/** locationUpdated: null for a device's first fix. */
-	previousLocation?: FixPosition | null;
-	distanceMeters?: number | null;
-	geofence?: string;
-	silentForMinutes?: number;
-	expires?: string;
-	/** criticalAlert: the alert texts of the fix that matched the filter. */
-	alerts?: string[];
-	/** dailyLimitNear: which channel's count reached which threshold of its limit, on which day. */
-	channel?: Channel;
-	/** dailyLimitNear: `near` or `limit`; valueCrossed: the rule's value. */
-	threshold?: LimitThreshold | number;
-	count?: number;
-	limit?: number;
-	day?: string;
-	/** valueCrossed: the fix's field and value that crossed the rule's threshold in its direction. */
-	field?: NumericFixField;
-	value?: number;
-	direction?: ThresholdDirection;
-	/** fuelDropped: the fuel of the fix before, how much it fell and over how many minutes. */
-	previousValue?: number;
-	dropped?: number;
-	withinMinutes?: number;
-	/** inputChanged: which digital line (0-based) of the fix's `inputs` (or `outputs`) switched, from what to what. */
-	input?: number;
-	line?: DigitalLine;
-	from?: boolean;
-	to?: boolean;
-	/** geofenceDwell: how long the device had been inside when the stay reached the set length. */
-	dwellMinutes?: number;
 	/** "Fetch Test Event": the event did not happen; it shows the fields of its kind with the device's data. */
 	sample?: true;
 }
 
-/** valueCrossed: the fix fields a rule may watch (node-interface.md). */
+/**
+ * Event kind → the fields its events carry beside the base. Each detector adds its kinds' entries
+ * in its own file (`declare module '../types' { interface EventOutput { … } }`); a kind without
+ * fields of its own needs none.
+ */
+export interface EventOutput {
+	[kind: string]: object;
+}
+
+type OutputFields = EventOutput[EventKind];
+type FieldName<T> = T extends unknown ? keyof T : never;
+type FieldType<T, K extends PropertyKey> = T extends unknown ? (K extends keyof T ? T[K] : never) : never;
+
+/**
+ * An event as the pure code passes it around: the base, and every kind's fields, optional. A field
+ * two kinds share takes either's type (`threshold`: Daily Limit Near's `near`/`limit`, Telemetry
+ * Threshold's number).
+ */
+export type TriggerEvent = EventBase & { [K in FieldName<OutputFields>]?: FieldType<OutputFields, K> };
+
+/** Numeric fix fields: what a telemetry rule may watch (node-interface.md) and what fuel is read from. */
 export const NUMERIC_FIX_FIELDS = [
 	'speed',
 	'battery',
@@ -88,67 +70,13 @@ export const NUMERIC_FIX_FIELDS = [
 
 export type NumericFixField = (typeof NUMERIC_FIX_FIELDS)[number];
 
-export type ThresholdDirection = 'above' | 'below';
-
-/** valueCrossed: one rule the user listed. */
-export interface ThresholdRule {
-	field: NumericFixField;
-	direction: ThresholdDirection;
-	value: number;
-	/** How far past the threshold, back out of the range, a value must go before the rule fires again. */
-	hysteresis: number;
-	/** Only devices with this tag (and value, when not empty); absent for every device. */
-	tag?: { key: string; value: string };
-}
-
-/** fuelDropped: a fall of more than `amount` between consecutive fixes at most `withinMinutes` apart, below `maxSpeed`. */
-export interface FuelDropSettings {
-	amount: number;
-	withinMinutes: number;
-	maxSpeed: number;
-}
-
-export type DigitalLine = 'input' | 'output';
-
-/** inputChanged: which lines, which indexes (empty for all) and which switches are reported. */
-export interface InputChangeSettings {
-	lines: DigitalLine[];
-	indexes: number[];
-	direction: 'on' | 'off' | 'both';
-}
-
-/** dailyLimitNear: the limits the user entered (the API does not expose them) and how days are cut. */
-export interface DailyLimitSettings {
-	limits: DailyLimits;
-	/** Fraction of a limit, in (0, 1], at which a count is near it. */
-	share: number;
-	/** IANA zone whose midnight starts the day. */
-	timeZone: string;
-}
-
+/**
+ * What detection reads: the selection and lists every detector shares, and (added by each
+ * detector in its file) each detector's own settings, as its `settings()` read and checked them.
+ */
 export interface DetectionSettings {
 	events: EventKind[];
 	geofences: Geofence[];
-	/** locationUpdated: a newer fix closer than this to the last one reported is held back. */
-	minDistanceMeters: number;
-	silentAfterMinutes: number;
-	expiringWithinDays: number;
-	/** criticalAlert: lower-case texts of which an alert must contain one; empty for any alert. */
-	alertFilter: string[];
-	/** criticalAlert: documented alert names (`fix.alerts`) that count, exactly as the service spells them; empty for any. */
-	alertNames?: string[];
-	/** dailyLimitNear: absent when the event is not watched. */
-	dailyLimit?: DailyLimitSettings;
-	/** valueCrossed: absent (or empty) when the event is not watched. */
-	thresholdRules?: ThresholdRule[];
-	/** fuelDropped: absent when the event is not watched. */
-	fuelDrop?: FuelDropSettings;
-	/** inputChanged: absent when the event is not watched. */
-	inputChange?: InputChangeSettings;
-	/** geofenceDwell: the length of a stay that is reported. */
-	dwellMinutes?: number;
-	/** Geofence entry and exit: how long a device must stay on the new side before it is reported; 0 or absent at once. */
-	geofenceMinMinutes?: number;
 	/** What is seen for the first time (a device, a geofence, a newly selected event) is emitted, not only recorded. */
 	emitCurrentState: boolean;
 }
@@ -169,6 +97,7 @@ export interface SeenFix {
 /**
  * What the trigger remembers of one device. Every field is optional so that a missing slice means
  * "not observed yet" (a baseline), and the JSON stays small for accounts with thousands of devices.
+ * These are the fields of new-fix bookkeeping; each detector adds its own slice in its file.
  */
 export interface DeviceState {
 	/** The newest fix processed. */
@@ -183,30 +112,6 @@ export interface DeviceState {
 	pos?: SeenFix;
 	/** The last fix out of reach of `pos`/`fix` (an impossible speed), while no fix after it agreed with either. */
 	jump?: SeenFix;
-	/** geofenceMinMinutes: geofence id → when the device was first seen on the other side than `fences` says (ISO). */
-	turning?: Record<string, string>;
-	/** locationUpdated: the last fix reported, kept only while newer fixes are held back by the minimum distance. */
-	ref?: SeenFix;
-	/** Geofence id → inside. */
-	fences?: Record<string, boolean>;
-	/** deviceSilent and deviceBackOnline: the device was silent at the last poll (one slice, so the two always pair). */
-	silent?: boolean;
-	/** deviceSilent: the poll that fetched the newest fix when that fix was already dated more than Silent After back (a clock behind). */
-	heard?: string;
-	/** deviceExpiring: the `expires` already dealt with ('' when checked and not within the window). */
-	expiry?: string;
-	/** dailyLimitNear: the last day counted, and the thresholds (crossingKey) already reported on it. */
-	limits?: { day: string; reported?: string[] };
-	/** valueCrossed: rule key → the device's value is inside the rule's range. */
-	ranges?: Record<string, boolean>;
-	/** fuelDropped: the newest fuel level processed, and its fix's time when that is not the newest fix's (`fix.at`). */
-	fuel?: number;
-	fuelAt?: string;
-	/** inputChanged: the newest fix's inputs and outputs as bits, e.g. `10` and `0`. */
-	inputs?: string;
-	outputs?: string;
-	/** geofenceDwell: geofence id → when the current stay began (ISO), or '' once it has been reported. */
-	stays?: Record<string, string>;
 	/** When the device listing first left the device out (ISO time); absent while it is listed. */
 	absentSince?: string;
 }

@@ -1,5 +1,19 @@
+import { preview, type Check } from '../../../shared/validation';
 import { ALERT_NAMES, type Location } from '../../../shared/wire';
 import { deviceEvent, type Detector } from '../detector';
+
+declare module '../types' {
+	interface DetectionSettings {
+		/** criticalAlert: lower-case texts of which an alert must contain one; empty for any alert. */
+		alertFilter: string[];
+		/** criticalAlert: documented alert names (`fix.alerts`) that count, exactly as the service spells them; empty for any. */
+		alertNames?: string[];
+	}
+	interface EventOutput {
+		/** The alert texts of the fix that matched the filter. */
+		criticalAlert: { alerts: string[] };
+	}
+}
 
 /**
  * Every new fix that carries an alert. The filters narrow which alerts count (a documented alert
@@ -29,6 +43,10 @@ export const criticalAlert: Detector = {
 				'Only alerts whose text contains one of these (comma-separated, any case), besides those of the names above. A fix the device flags critical is reported whatever the filters.',
 		},
 	],
+	settings: (read) => ({
+		alertFilter: read.check('Alert Text Filter', toTextList(read.parameter('alertFilter', ''))).map((text) => text.toLowerCase()),
+		alertNames: read.check('Alert Names', toTextList(read.parameter('alertNames', []))),
+	}),
 	detect(observation, _previous, settings) {
 		const events = observation.fresh.flatMap((fix) => {
 			const alerts = matchingAlerts(fix, settings.alertFilter, settings.alertNames ?? []);
@@ -59,4 +77,13 @@ export function matchingAlerts(fix: Location, filter: string[], names: string[] 
 
 function alertTexts(fix: Partial<Pick<Location, 'alertTexts' | 'alerts'>>): string[] {
 	return [...new Set([...(fix.alertTexts ?? []), ...(fix.alerts ?? [])])].filter((text) => typeof text === 'string' && text.trim() !== '');
+}
+
+/** `SOS, Power cut` (or an expression's array) as trimmed texts, empty ones left out. */
+function toTextList(value: unknown): Check<string[]> {
+	const parts = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : undefined;
+	if (!parts || parts.some((part) => typeof part !== 'string' && typeof part !== 'number')) {
+		return { ok: false, problem: `must be texts separated by commas (got ${preview(value)})` };
+	}
+	return { ok: true, value: parts.map((part) => String(part).trim()).filter((text) => text !== '') };
 }

@@ -1,8 +1,44 @@
-import { CHANNELS, crossingKey, DEFAULT_NEAR_SHARE, nearCount, thresholdsReached, unreportedCrossings, type LimitCrossing } from '../../../shared/notifications';
+import {
+	CHANNELS,
+	crossingKey,
+	DEFAULT_NEAR_SHARE,
+	nearCount,
+	thresholdsReached,
+	unreportedCrossings,
+	type Channel,
+	type DailyLimits,
+	type LimitCrossing,
+	type LimitThreshold,
+} from '../../../shared/notifications';
 import { dailyLimitsCollection, dayTimeZone } from '../../../shared/descriptions';
-import { dayOf } from '../../../shared/zonedDay';
-import { deviceEvent, type Detector, type Observation } from '../detector';
+import { toNumberInRange, type Check } from '../../../shared/validation';
+import { dayOf, DEFAULT_TIME_ZONE, toTimeZone } from '../../../shared/zonedDay';
+import { deviceEvent, type Detector, type Observation, type SettingsReader } from '../detector';
 import type { DeviceState, EventKind, TriggerEvent } from '../types';
+
+/** The limits the user entered (the API does not expose them) and how days are cut. */
+export interface DailyLimitSettings {
+	limits: DailyLimits;
+	/** Fraction of a limit, in (0, 1], at which a count is near it. */
+	share: number;
+	/** IANA zone whose midnight starts the day. */
+	timeZone: string;
+}
+
+declare module '../types' {
+	interface DetectionSettings {
+		/** dailyLimitNear: absent when the event is not watched. */
+		dailyLimit?: DailyLimitSettings;
+	}
+	interface DeviceState {
+		/** dailyLimitNear: the last day counted, and the thresholds (crossingKey) already reported on it. */
+		limits?: { day: string; reported?: string[] };
+	}
+	interface EventOutput {
+		/** Which channel's count reached which threshold of its limit, on which day. */
+		dailyLimitNear: { channel: Channel; threshold: LimitThreshold; count: number; limit: number; day: string };
+	}
+}
 
 /**
  * A device whose e-mail or SMS count of the day reached the set share of its limit, and then the
@@ -28,6 +64,8 @@ export const dailyLimitNear: Detector = {
 		},
 		dayTimeZone,
 	],
+	needs: { alerts: (settings) => settings.dailyLimit!.timeZone },
+	settings: (read) => ({ dailyLimit: read.events.includes('dailyLimitNear') ? readDailyLimit(read) : undefined }),
 	detect(observation, previous, settings) {
 		const config = settings.dailyLimit;
 		let limits = previous.limits;
@@ -72,4 +110,39 @@ function limitEvent(kind: EventKind, observation: Observation, crossing: LimitCr
 
 function record(day: string, reported: string[]): NonNullable<DeviceState['limits']> {
 	return reported.length > 0 ? { day, reported } : { day };
+}
+
+function readDailyLimit(read: SettingsReader): DailyLimitSettings {
+	const { emailLimit, smsLimit } = read.parameter<{ emailLimit?: unknown; smsLimit?: unknown }>('dailyLimits', {});
+	const limits = {
+		email: read.check('Daily Email Limit', toDailyLimit(emailLimit)),
+		sms: read.check('Daily SMS Limit', toDailyLimit(smsLimit)),
+	};
+	if (limits.email === undefined && limits.sms === undefined) {
+		read.fail('Add a Daily Email Limit or a Daily SMS Limit to watch for daily limit events');
+	}
+	return {
+		limits,
+		share: read.check('Near Limit Share', toShare(read.parameter('nearShare', DEFAULT_NEAR_SHARE))),
+		timeZone: read.check('Time Zone', toTimeZone(read.parameter('timeZone', DEFAULT_TIME_ZONE))),
+	};
+}
+
+/** Empty: the channel is not watched. 0 is refused: it would be near and reached before anything was sent. */
+function toDailyLimit(value: unknown): Check<number | undefined> {
+	if (value === undefined || value === null || value === '') return { ok: true, value: undefined };
+	const number = toNumberInRange(value, -Infinity, Infinity);
+	if (!number.ok) return number;
+	if (number.value < 1) {
+		return { ok: false, problem: `must be 1 or more, or removed to stop watching the channel (got ${number.value})` };
+	}
+	return { ok: true, value: Math.floor(number.value) };
+}
+
+function toShare(value: unknown): Check<number> {
+	const number = toNumberInRange(value, -Infinity, Infinity);
+	if (!number.ok) return number;
+	return number.value > 0 && number.value <= 1
+		? number
+		: { ok: false, problem: `must be above 0 and at most 1, e.g. 0.8 for 80% (got ${number.value})` };
 }

@@ -1,9 +1,23 @@
 import { isExpiringWithin } from '../../../shared/devices';
+import { toNumberInRange } from '../../../shared/validation';
 import { DAY_MS } from '../../../shared/zonedDay';
 import { deviceEvent, type Detector, type Observation } from '../detector';
 import type { EventKind, TriggerEvent } from '../types';
 
 export const DEFAULT_EXPIRING_WITHIN_DAYS = 7;
+
+declare module '../types' {
+	interface DetectionSettings {
+		expiringWithinDays: number;
+	}
+	interface DeviceState {
+		/** deviceExpiring: the `expires` already dealt with ('' when checked and not within the window). */
+		expiry?: string;
+	}
+	interface EventOutput {
+		deviceExpiring: { expires: string };
+	}
+}
 
 /** A device whose `expires` falls within the window: once per device and expiry date. */
 export const deviceExpiring: Detector = {
@@ -17,6 +31,12 @@ export const deviceExpiring: Detector = {
 			description: 'Report a device whose license expires within this many days; once per device and expiry date',
 		},
 	],
+	settings: (read) => ({
+		expiringWithinDays: read.check(
+			'Expiring Within (Days)',
+			toNumberInRange(read.parameter('expiringWithinDays', DEFAULT_EXPIRING_WITHIN_DAYS), 0, Infinity),
+		),
+	}),
 	detect(observation, previous, settings) {
 		const expires = observation.device.expires ?? '';
 		if (!isExpiringWithin(observation.device, observation.now, settings.expiringWithinDays)) return { events: [], state: { expiry: previous.expiry ?? '' } };

@@ -1,9 +1,25 @@
 import { deviceEvent, type Detector, type Observation } from '../detector';
 import { fixTime, MINUTE_MS } from '../fixes';
 import type { DeviceState, EventKind, TriggerEvent } from '../types';
-import { parseServiceTime } from '../../../shared/validation';
+import { parseServiceTime, toPositive } from '../../../shared/validation';
 
 export const DEFAULT_SILENT_AFTER_MINUTES = 60;
+
+declare module '../types' {
+	interface DetectionSettings {
+		silentAfterMinutes: number;
+	}
+	interface DeviceState {
+		/** deviceSilent and deviceBackOnline: the device was silent at the last poll (one slice, so the two always pair). */
+		silent?: boolean;
+		/** deviceSilent: the poll that fetched the newest fix when that fix was already dated more than Silent After back (a clock behind). */
+		heard?: string;
+	}
+	interface EventOutput {
+		deviceSilent: { silentForMinutes: number };
+		deviceBackOnline: { silentForMinutes: number };
+	}
+}
 
 /**
  * A device whose newest fix is older than the silence threshold: reported once per silence, and
@@ -22,6 +38,9 @@ export const deviceSilent: Detector = {
 			description: 'Report a device that has sent no fix for this long; once per silence',
 		},
 	],
+	settings: (read) => ({
+		silentAfterMinutes: read.check('Silent After (Minutes)', toPositive(read.parameter('silentAfterMinutes', DEFAULT_SILENT_AFTER_MINUTES))),
+	}),
 	detect(observation, previous, settings) {
 		const newest = observation.newest;
 		if (!newest) return { events: [] };

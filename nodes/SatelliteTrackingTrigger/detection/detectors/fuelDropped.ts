@@ -2,11 +2,34 @@ import type { Location } from '../../../shared/wire';
 import { deviceEvent, type Detector } from '../detector';
 import { difference, fixFingerprint, fixTime, MINUTE_MS, numericValue } from '../fixes';
 import type { TriggerEvent } from '../types';
-import { parseServiceTime } from '../../../shared/validation';
+import { parseServiceTime, toNumberInRange, toPositive } from '../../../shared/validation';
 
 export const DEFAULT_FUEL_DROP_AMOUNT = 10;
 export const DEFAULT_FUEL_DROP_WITHIN_MINUTES = 15;
 export const DEFAULT_FUEL_DROP_MAX_SPEED = 5;
+
+/** A fall of more than `amount` between consecutive fixes at most `withinMinutes` apart, below `maxSpeed`. */
+export interface FuelDropSettings {
+	amount: number;
+	withinMinutes: number;
+	maxSpeed: number;
+}
+
+declare module '../types' {
+	interface DetectionSettings {
+		/** fuelDropped: absent when the event is not watched. */
+		fuelDrop?: FuelDropSettings;
+	}
+	interface DeviceState {
+		/** fuelDropped: the newest fuel level processed, and its fix's time when that is not the newest fix's (`fix.at`). */
+		fuel?: number;
+		fuelAt?: string;
+	}
+	interface EventOutput {
+		/** The fuel of the fix before, how much it fell and over how many minutes. */
+		fuelDropped: { value: number; previousValue: number; dropped: number; withinMinutes: number };
+	}
+}
 
 /**
  * Fuel that falls by more than the set amount between two consecutive fixes, close enough in time,
@@ -41,6 +64,19 @@ export const fuelDropped: Detector = {
 			description: 'Only falls seen while the speed (km/h) is at most this: a parked or crawling vehicle',
 		},
 	],
+	needs: { telemetry: true },
+	settings: (read) => ({
+		fuelDrop: read.events.includes('fuelDropped')
+			? {
+					amount: read.check('Fuel Drop Amount', toNumberInRange(read.parameter('fuelDropAmount', DEFAULT_FUEL_DROP_AMOUNT), 0, Infinity)),
+					withinMinutes: read.check(
+						'Fuel Drop Within (Minutes)',
+						toPositive(read.parameter('fuelDropWithinMinutes', DEFAULT_FUEL_DROP_WITHIN_MINUTES)),
+					),
+					maxSpeed: read.check('Fuel Drop Max Speed', toNumberInRange(read.parameter('fuelDropMaxSpeed', DEFAULT_FUEL_DROP_MAX_SPEED), 0, Infinity)),
+				}
+			: undefined,
+	}),
 	detect(observation, previous, settings) {
 		const config = settings.fuelDrop;
 		if (!config) return { events: [] };

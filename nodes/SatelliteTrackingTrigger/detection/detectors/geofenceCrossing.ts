@@ -1,8 +1,25 @@
 import { geofenceContains, type Geofence } from '../../../shared/geo/geofence';
 import { deviceEvent, type Detector, type Observation } from '../detector';
 import { fixFingerprint, fixTime, MINUTE_MS, toPosition } from '../fixes';
-import { parseServiceTime } from '../../../shared/validation';
+import { parseServiceTime, toNumberInRange } from '../../../shared/validation';
 import type { DetectionSettings, EventKind, TriggerEvent } from '../types';
+
+declare module '../types' {
+	interface DetectionSettings {
+		/** Geofence entry and exit: how long a device must stay on the new side before it is reported; 0 or absent at once. */
+		geofenceMinMinutes?: number;
+	}
+	interface DeviceState {
+		/** Geofence id → inside. */
+		fences?: Record<string, boolean>;
+		/** geofenceMinMinutes: geofence id → when the device was first seen on the other side than `fences` says (ISO). */
+		turning?: Record<string, string>;
+	}
+	interface EventOutput {
+		geofenceEntered: { geofence: string };
+		geofenceExited: { geofence: string };
+	}
+}
 
 /**
  * Entries and exits, fix by fix. A geofence a device has no record for (a new device, a new or
@@ -21,6 +38,10 @@ export const geofenceCrossing: Detector = {
 				'Report an entry or exit only once the device has stayed on the new side this long, by its fix times, so GPS jitter at the boundary does not flap; 0 reports it at the first fix',
 		},
 	],
+	needs: { geofences: true },
+	settings: (read) => ({
+		geofenceMinMinutes: read.check('Minimum Minutes Inside or Outside', toNumberInRange(read.parameter('geofenceMinMinutes', 0), 0, Infinity)),
+	}),
 	detect(observation, previous, settings) {
 		const events: TriggerEvent[] = [];
 		const fences: Record<string, boolean> = {};

@@ -3,9 +3,24 @@ import { deviceEvent, type Detector } from '../detector';
 import { fixTime, MINUTE_MS } from '../fixes';
 import { geofenceEvent, insideOf } from './geofenceCrossing';
 import type { TriggerEvent } from '../types';
-import { parseServiceTime } from '../../../shared/validation';
+import { parseServiceTime, toPositive } from '../../../shared/validation';
 
 export const DEFAULT_DWELL_MINUTES = 30;
+
+declare module '../types' {
+	interface DetectionSettings {
+		/** geofenceDwell: the length of a stay that is reported. */
+		dwellMinutes?: number;
+	}
+	interface DeviceState {
+		/** geofenceDwell: geofence id → when the current stay began (ISO), or '' once it has been reported. */
+		stays?: Record<string, string>;
+	}
+	interface EventOutput {
+		/** `dwellMinutes`: how long the device had been inside when the stay reached the set length. */
+		geofenceDwell: { geofence: string; dwellMinutes: number };
+	}
+}
 
 /**
  * A device that has stayed inside a geofence for the set time: once per stay. A stay runs from the
@@ -25,6 +40,12 @@ export const geofenceDwell: Detector = {
 			description: 'Report a device that stays inside one of the geofences for this long; once per stay',
 		},
 	],
+	needs: { geofences: true },
+	settings: (read) => ({
+		dwellMinutes: read.events.includes('geofenceDwell')
+			? read.check('Dwell (Minutes)', toPositive(read.parameter('dwellMinutes', DEFAULT_DWELL_MINUTES)))
+			: undefined,
+	}),
 	detect(observation, previous, settings) {
 		const dwellMs = (settings.dwellMinutes ?? 0) * MINUTE_MS;
 		const events: TriggerEvent[] = [];

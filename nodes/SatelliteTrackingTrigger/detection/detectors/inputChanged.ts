@@ -1,7 +1,33 @@
 import type { Location } from '../../../shared/wire';
-import { deviceEvent, type Detector, type Observation } from '../detector';
+import { toOneOf, preview, type Check } from '../../../shared/validation';
+import { deviceEvent, type Detector, type Observation, type SettingsReader } from '../detector';
 import { fixFingerprint } from '../fixes';
-import type { DeviceState, DigitalLine, InputChangeSettings, TriggerEvent } from '../types';
+import type { DeviceState, TriggerEvent } from '../types';
+
+export type DigitalLine = 'input' | 'output';
+
+/** Which lines, which indexes (empty for all) and which switches are reported. */
+export interface InputChangeSettings {
+	lines: DigitalLine[];
+	indexes: number[];
+	direction: 'on' | 'off' | 'both';
+}
+
+declare module '../types' {
+	interface DetectionSettings {
+		/** inputChanged: absent when the event is not watched. */
+		inputChange?: InputChangeSettings;
+	}
+	interface DeviceState {
+		/** inputChanged: the newest fix's inputs and outputs as bits, e.g. `10` and `0`. */
+		inputs?: string;
+		outputs?: string;
+	}
+	interface EventOutput {
+		/** Which digital line (0-based) of the fix's `inputs` (or `outputs`) switched, from what to what. */
+		inputChanged: { input: number; line: DigitalLine; from: boolean; to: boolean };
+	}
+}
 
 const FIELD: Record<DigitalLine, 'inputs' | 'outputs'> = { input: 'inputs', output: 'outputs' };
 
@@ -43,6 +69,8 @@ export const inputChanged: Detector = {
 			],
 		},
 	],
+	needs: { telemetry: true },
+	settings: (read) => ({ inputChange: read.events.includes('inputChanged') ? readInputChange(read) : undefined }),
 	detect(observation, previous, settings) {
 		const config = settings.inputChange;
 		if (!config) return { events: [] };
@@ -67,6 +95,32 @@ export const inputChanged: Detector = {
 		return switched(observation, location, { input, line, from: !to, to });
 	},
 };
+
+const LINES: Record<string, InputChangeSettings['lines']> = { inputs: ['input'], outputs: ['output'], both: ['input', 'output'] };
+
+function readInputChange(read: SettingsReader): InputChangeSettings {
+	return {
+		lines: LINES[read.check('Lines', toOneOf(read.parameter('inputLines', 'inputs'), ['inputs', 'outputs', 'both'] as const))],
+		indexes: read.check('Inputs', toIndexList(read.parameter('inputIndexes', ''))),
+		direction: read.check('Input Switches', toOneOf(read.parameter('inputDirection', 'both'), ['on', 'off', 'both'] as const)),
+	};
+}
+
+/** `0, 2` (or an expression's array) as input indexes; empty for all. */
+function toIndexList(value: unknown): Check<number[]> {
+	const parts = Array.isArray(value) ? value : String(value ?? '').split(',');
+	const indexes: number[] = [];
+	for (const part of parts) {
+		const text = String(part).trim();
+		if (text === '') continue;
+		const index = Number(text);
+		if (!Number.isInteger(index) || index < 0) {
+			return { ok: false, problem: `must list input numbers from 0, separated by commas (got ${preview(value)})` };
+		}
+		indexes.push(index);
+	}
+	return { ok: true, value: [...new Set(indexes)] };
+}
 
 /** Told apart by the fix and the line: several can switch in one fix. */
 function switched(observation: Observation, fix: TriggerEvent['location'], details: Pick<TriggerEvent, 'input' | 'line' | 'from' | 'to'>): TriggerEvent {

@@ -1,8 +1,24 @@
 import { distanceMeters } from '../../../shared/geo/distance';
 import type { Location } from '../../../shared/wire';
+import { toNumberInRange } from '../../../shared/validation';
 import { deviceEvent, type Detector } from '../detector';
 import { toPosition, toSeenFix } from '../fixes';
 import type { SeenFix, TriggerEvent } from '../types';
+
+declare module '../types' {
+	interface DetectionSettings {
+		/** locationUpdated: a newer fix closer than this to the last one reported is held back. */
+		minDistanceMeters: number;
+	}
+	interface DeviceState {
+		/** locationUpdated: the last fix reported, kept only while newer fixes are held back by the minimum distance. */
+		ref?: SeenFix;
+	}
+	interface EventOutput {
+		/** `previousLocation` and `distanceMeters` null for a device's first fix. */
+		locationUpdated: { previousLocation: FixPosition | null; distanceMeters: number | null };
+	}
+}
 
 const position = (fix: SeenFix) => ({ latitude: fix.lat, longitude: fix.lon });
 
@@ -21,6 +37,9 @@ export const locationUpdated: Detector = {
 			description: 'A newer fix closer than this to the last one reported is not reported (GPS jitter while parked)',
 		},
 	],
+	settings: (read) => ({
+		minDistanceMeters: read.check('Minimum Distance (Metres)', toNumberInRange(read.parameter('minDistanceMeters', 0), 0, Infinity)),
+	}),
 	detect(observation, previous, settings) {
 		let anchor = previous.ref ?? previous.pos ?? previous.fix;
 		let lastReported: Location | undefined;

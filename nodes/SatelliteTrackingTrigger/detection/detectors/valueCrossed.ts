@@ -1,9 +1,38 @@
 import { hasTag } from '../../../shared/devices';
 import { shortHash } from '../../../shared/hash';
 import type { Location } from '../../../shared/wire';
-import { deviceEvent, type Detector, type Observation } from '../detector';
+import { toNumberInRange, toOneOf } from '../../../shared/validation';
+import { deviceEvent, type Detector, type Observation, type SettingsReader } from '../detector';
 import { difference, fixFingerprint, numericValue } from '../fixes';
-import { NUMERIC_FIX_FIELDS, type DetectionSettings, type ThresholdRule, type TriggerEvent } from '../types';
+import { NUMERIC_FIX_FIELDS, type DetectionSettings, type NumericFixField, type TriggerEvent } from '../types';
+
+export type ThresholdDirection = 'above' | 'below';
+
+/** One rule the user listed. */
+export interface ThresholdRule {
+	field: NumericFixField;
+	direction: ThresholdDirection;
+	value: number;
+	/** How far past the threshold, back out of the range, a value must go before the rule fires again. */
+	hysteresis: number;
+	/** Only devices with this tag (and value, when not empty); absent for every device. */
+	tag?: { key: string; value: string };
+}
+
+declare module '../types' {
+	interface DetectionSettings {
+		/** valueCrossed: absent (or empty) when the event is not watched. */
+		thresholdRules?: ThresholdRule[];
+	}
+	interface DeviceState {
+		/** valueCrossed: rule key → the device's value is inside the rule's range. */
+		ranges?: Record<string, boolean>;
+	}
+	interface EventOutput {
+		/** The fix's field and value that crossed the rule's threshold in its direction. */
+		valueCrossed: { field: NumericFixField; value: number; threshold: number; direction: ThresholdDirection };
+	}
+}
 
 const FIELD_NAMES: Record<(typeof NUMERIC_FIX_FIELDS)[number], string> = {
 	speed: 'Speed',
@@ -94,6 +123,8 @@ export const valueCrossed: Detector = {
 			],
 		},
 	],
+	needs: { telemetry: true },
+	settings: (read) => ({ thresholdRules: read.events.includes('valueCrossed') ? readThresholdRules(read) : undefined }),
 	detect(observation, previous, settings) {
 		const events: TriggerEvent[] = [];
 		const ranges: Record<string, boolean> = {};
@@ -121,6 +152,23 @@ export const valueCrossed: Detector = {
 		return crossing(observation, fix && { ...fix, [rule.field]: past }, rule, past);
 	},
 };
+
+function readThresholdRules(read: SettingsReader): ThresholdRule[] {
+	const rows = read.parameter<{ rule?: Array<Record<string, unknown>> }>('thresholdRules', {}).rule ?? [];
+	if (rows.length === 0) read.fail('Add at least one threshold rule to watch for telemetry thresholds');
+	return rows.map((row, index) => {
+		const label = (name: string) => `Rule ${index + 1} ${name}`;
+		const tagKey = String(row.tagKey ?? '').trim();
+		const rule: ThresholdRule = {
+			field: read.check(label('Field'), toOneOf(row.field, NUMERIC_FIX_FIELDS)),
+			direction: read.check(label('Direction'), toOneOf(row.direction, ['above', 'below'] as const)),
+			value: read.check(label('Value'), toNumberInRange(row.value, -Infinity, Infinity)),
+			hysteresis: read.check(label('Hysteresis'), toNumberInRange(row.hysteresis ?? 0, 0, Infinity)),
+		};
+		if (tagKey !== '') rule.tag = { key: tagKey, value: String(row.tagValue ?? '').trim() };
+		return rule;
+	});
+}
 
 /** Told apart by the fix and the whole rule: rules differing only in hysteresis or tag can fire on one fix. */
 function crossing(observation: Observation, fix: TriggerEvent['location'], rule: ThresholdRule, value: number): TriggerEvent {

@@ -895,10 +895,10 @@ describe('telemetry, inputs, back online, dwell and new devices (issue 18)', () 
 			const poll = (parameters: INodeParameters) => h.poll(parameters, {});
 			const rule = { field: 'temperature', direction: 'above', value: 8 };
 			await expect(poll({ events: ['valueCrossed'], thresholdRules: { rule: [rule, { ...rule, value: 'warm' }] } })).rejects.toThrow(
-				'Invalid "Rule 2 Value": Rule 2 Value must be a number (got "warm")',
+				'Invalid "Rule 2 Threshold": Rule 2 Threshold must be a number (got "warm")',
 			);
 			await expect(poll({ events: ['valueCrossed'], thresholdRules: { rule: [{ ...rule, field: 'colour' }] } })).rejects.toThrow('Invalid "Rule 1 Field"');
-			await expect(poll({ events: ['valueCrossed'], thresholdRules: { rule: [{ ...rule, hysteresis: -1 }] } })).rejects.toThrow('Invalid "Rule 1 Hysteresis"');
+			await expect(poll({ events: ['valueCrossed'], thresholdRules: { rule: [{ ...rule, hysteresis: -1 }] } })).rejects.toThrow('Invalid "Rule 1 Threshold Hysteresis"');
 			await expect(poll({ events: ['valueCrossed'] })).rejects.toThrow('Add at least one threshold rule');
 			await expect(poll({ events: ['inputChanged'], inputIndexes: '1, two' })).rejects.toThrow('Invalid "Inputs"');
 			await expect(poll({ events: ['fuelDropped'], fuelDropWithinMinutes: 0 })).rejects.toThrow('Invalid "Fuel Drop Within (Minutes)"');

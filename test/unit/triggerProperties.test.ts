@@ -55,9 +55,11 @@ describe('trigger parameters and Events', () => {
 		expect(shown('latestFixGeofenceNotice', { events: ['deviceSilent'], readMode: 'latestFix' })).toBe(false);
 	});
 
-	it('orders a rule\'s fields as a person reads a rule: field, direction, threshold, hysteresis, then the tag scope', () => {
+	it('orders a rule\'s fields as a person reads a rule (field, direction, threshold, hysteresis, then the tag scope) in labels n8n\'s lint finds sorted', () => {
 		const values = (property('thresholdRules').options as Array<{ values: INodeProperties[] }>)[0].values;
-		expect(values.map((field) => field.displayName)).toEqual(['Field', 'Direction', 'Threshold', 'Hysteresis', 'Only Devices With Tag', 'Tag Value']);
+		const labels = values.map((field) => field.displayName);
+		expect(labels).toEqual(['Field', 'Fires When', 'Threshold', 'Threshold Hysteresis', 'With Tag Key', 'With Tag Value']);
+		expect([...labels].sort((a, b) => a.localeCompare(b))).toEqual(labels);
 		expect(values.map((field) => field.name)).toEqual(['field', 'direction', 'value', 'hysteresis', 'tagKey', 'tagValue']);
 	});
 });

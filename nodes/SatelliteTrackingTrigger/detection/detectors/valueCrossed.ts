@@ -77,10 +77,11 @@ export const valueCrossed: Detector = {
 							description: 'The fix field to watch, in the unit the device reports it',
 						},
 						{
-							displayName: 'Direction',
+							displayName: 'Fires When',
 							name: 'direction',
 							type: 'options',
 							default: 'above',
+							description: 'Whether the rule fires when the field rises above the threshold or falls below it',
 							options: [
 								{ name: 'Rises Above', value: 'above' },
 								{ name: 'Falls Below', value: 'below' },
@@ -95,7 +96,7 @@ export const valueCrossed: Detector = {
 							description: 'The value the rule watches for: an event when the field rises above it or falls below it',
 						},
 						{
-							displayName: 'Hysteresis',
+							displayName: 'Threshold Hysteresis',
 							name: 'hysteresis',
 							type: 'number',
 							default: 0,
@@ -103,15 +104,15 @@ export const valueCrossed: Detector = {
 							description: 'After an event, the value must come back past the threshold by more than this before the rule fires again',
 						},
 						{
-							displayName: 'Only Devices With Tag',
+							displayName: 'With Tag Key',
 							name: 'tagKey',
 							type: 'string',
 							default: '',
 							placeholder: 'e.g. cargo',
-							description: 'Leave empty to apply the rule to every watched device',
+							description: 'Apply the rule only to devices with this tag; leave empty for every watched device',
 						},
 						{
-							displayName: 'Tag Value',
+							displayName: 'With Tag Value',
 							name: 'tagValue',
 							type: 'string',
 							default: '',
@@ -161,9 +162,9 @@ function readThresholdRules(read: SettingsReader): ThresholdRule[] {
 		const tagKey = String(row.tagKey ?? '').trim();
 		const rule: ThresholdRule = {
 			field: read.check(label('Field'), toOneOf(row.field, NUMERIC_FIX_FIELDS)),
-			direction: read.check(label('Direction'), toOneOf(row.direction, ['above', 'below'] as const)),
-			value: read.check(label('Value'), toNumberInRange(row.value, -Infinity, Infinity)),
-			hysteresis: read.check(label('Hysteresis'), toNumberInRange(row.hysteresis ?? 0, 0, Infinity)),
+			direction: read.check(label('Fires When'), toOneOf(row.direction, ['above', 'below'] as const)),
+			value: read.check(label('Threshold'), toNumberInRange(row.value, -Infinity, Infinity)),
+			hysteresis: read.check(label('Threshold Hysteresis'), toNumberInRange(row.hysteresis ?? 0, 0, Infinity)),
 		};
 		if (tagKey !== '') rule.tag = { key: tagKey, value: String(row.tagValue ?? '').trim() };
 		return rule;

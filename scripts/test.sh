@@ -4,7 +4,8 @@
 # either fails. Arguments go to jest.
 #
 # `npm run test:slow` (`scripts/test.sh --slow`): only the slow suites, which mostly wait (real
-# minute windows, many processes, npm pack) rather than compute. .ci/run runs both; a plain
+# minute windows, stalled services against a poll's time budget, Retry-After, a day of polls, many
+# processes, npm pack) rather than compute. .ci/run runs both; a plain
 # `npx jest <suite>` runs any suite.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +13,8 @@ cd "$(dirname "$0")/.."
 SLOW_SUITES=(
   test/engine/sharedAccount.test.ts
   test/engine/triggerDigest.test.ts
+  test/engine/triggerUnattended.test.ts
+  test/engine/triggerCombinations.test.ts
   test/reliability/reliability.test.ts
   test/package/checkPackage.test.ts
 )

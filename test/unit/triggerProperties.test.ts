@@ -47,6 +47,16 @@ describe('trigger parameters and Events', () => {
 		expect(shown('dailyLimitsNeeded', { events: ['dailyLimitNear'], dailyLimits: { smsLimit: 5 } })).toBe(false);
 	});
 
+	it('marks the list again once its last entry is deleted in the panel (the editor then holds an empty array, { circle: [] })', () => {
+		expect(shown('geofencesNeeded', { events: ['geofenceEntered'], geofences: { circle: [] } })).toBe(true);
+		expect(shown('geofencesNeeded', { events: ['geofenceEntered'], geofences: { circle: [], polygon: [] } })).toBe(true);
+		expect(shown('geofencesNeeded', { events: ['geofenceEntered'], geofences: { circle: [], polygon: [{ name: 'Yard', format: 'points', points: '1,1\n1,2\n2,2' }] } })).toBe(false);
+		expect(shown('thresholdRulesNeeded', { events: ['valueCrossed'], thresholdRules: { rule: [] } })).toBe(true);
+		// A cleared number field holds null, which a run takes as no limit.
+		expect(shown('dailyLimitsNeeded', { events: ['dailyLimitNear'], dailyLimits: { emailLimit: null } })).toBe(true);
+		expect(shown('dailyLimitsNeeded', { events: ['dailyLimitNear'], dailyLimits: { emailLimit: null, smsLimit: 3 } })).toBe(false);
+	});
+
 	it('says the first poll records a baseline, and that Latest Fix misses quick geofence visits', () => {
 		expect(property('baselineNotice').displayName).toMatch(/first poll .* reports nothing/);
 		expect(shown('baselineNotice', { events: ['locationUpdated'] })).toBe(true);

@@ -75,15 +75,23 @@ const latestFixGeofenceNotice = notice(
 /**
  * "Needs at least one …" for a list the selected events watch, shown while none of the list's kinds
  * of entry (a geofence's circle or polygon, a limit's channel) holds anything, so what a run would
- * refuse is marked before the run.
+ * refuse is marked before the run. Written as "hidden once an entry exists" rather than "shown while
+ * each kind is undefined": n8n sends node descriptions to the editor as JSON, where an undefined in
+ * a list of values becomes null, so [undefined] never matched in the editor and the notice was never
+ * shown. A list of entries is asked for its first entry, not itself: deleting the last entry in the
+ * panel leaves an empty array, whose items n8n tests. A cleared number (null) counts as none, as runs take it.
  */
 function emptyListNotice(list: INodeProperties, events: EventKind[]): INodeProperties {
 	// As the Events list shows them: by label.
 	const names = events.map((kind) => EVENTS[kind].name).sort((a, b) => a.localeCompare(b));
 	const who = names.length === 1 ? `${names[0]} needs` : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]} need`;
-	const nothingEntered = Object.fromEntries((list.options ?? []).map((option) => [`/${list.name}.${option.name}`, [undefined]]));
+	const entries = list.typeOptions?.multipleValues === true && list.type === 'fixedCollection' ? '[0]' : '';
+	const somethingEntered = Object.fromEntries(
+		(list.options ?? []).map((option) => [`/${list.name}.${option.name}${entries}`, [{ _cnd: { exists: true as const } }]]),
+	);
 	return notice(`${list.name}Needed`, `${who} at least one entry in ${list.displayName} below`, {
-		show: { '/events': events, ...nothingEntered },
+		show: { '/events': events },
+		hide: somethingEntered,
 	});
 }
 

@@ -14,7 +14,7 @@ import { eventsNeeding } from './detection/needs';
 import type { ReadMode } from './detection/plan';
 import type { DeviceSelection } from './detection/selection';
 import type { DetectionSettings, EventKind } from './detection/types';
-import { toNonEmptyText, toNumberInRange, toResourceId, type Check } from '../shared/validation';
+import { toNonEmptyText, toNumberInRange, toResourceId, toTextList, type Check } from '../shared/validation';
 
 export interface TriggerSettings {
 	detection: DetectionSettings;
@@ -41,8 +41,12 @@ export function readSettings(context: IPollFunctions): TriggerSettings {
 	const fail = (message: string): never => {
 		throw new NodeOperationError(context.getNode(), message);
 	};
-	const events = parameter<string[]>('events', []).filter((kind): kind is EventKind => (EVENT_KINDS as string[]).includes(kind));
-	if (events.length === 0) fail('Choose at least one event to watch for');
+	// An expression may give one name or a comma-separated text rather than a list.
+	const names = check('Events', toTextList(parameter<unknown>('events', [])));
+	const events = names.filter((kind): kind is EventKind => (EVENT_KINDS as string[]).includes(kind));
+	if (events.length === 0) {
+		fail(`Choose at least one event to watch for${names.length > 0 ? ` (not an event: ${names.map((name) => JSON.stringify(name)).join(', ')})` : ''}`);
+	}
 	const geofences = readGeofences(parameter('geofences', {}), check);
 	if (geofences.length === 0 && events.some((kind) => eventsNeeding('geofences').includes(kind))) {
 		fail('Add at least one geofence to watch for geofence events');

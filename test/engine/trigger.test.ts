@@ -907,6 +907,17 @@ describe('telemetry, inputs, back online, dwell and new devices (issue 18)', () 
 		});
 	});
 
+	it('takes Events from an expression that gives one name or a comma-separated text, and names what it cannot read', async () => {
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+			const poll = (parameters: INodeParameters) => h.poll(parameters, {}, 'manual', 2);
+			// It failed with "parameter(...).filter is not a function".
+			expect((await poll({ events: '={{ "locationUpdated" }}' })).map((event) => event.event)).toEqual(['locationUpdated']);
+			expect((await poll({ events: '={{ "locationUpdated, deviceSilent" }}' })).map((event) => event.event).sort()).toEqual(['deviceSilent', 'locationUpdated']);
+			await expect(poll({ events: '={{ 42 }}' })).rejects.toThrow('Invalid "Events"');
+			await expect(poll({ events: ['geofenceEnterd'] })).rejects.toThrow('Choose at least one event to watch for (not an event: "geofenceEnterd")');
+		});
+	});
+
 	it('refuses the older events\' bad numbers from expressions instead of reading them as 0 or NaN, and takes an alert filter given as a list', async () => {
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
 			const poll = (parameters: INodeParameters) => h.poll(parameters, {});

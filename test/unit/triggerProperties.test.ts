@@ -12,6 +12,10 @@ const LISTS = { geofences: { circle: [depot] }, thresholdRules: { rule: [rule] }
 const kept = (parameters: INodeParameters) => NodeHelpers.getNodeParameters(description.properties, parameters, false, false, node, description)!;
 const property = (name: string) => description.properties.find((candidate) => candidate.name === name) as INodeProperties;
 const shown = (name: string, parameters: INodeParameters) => NodeHelpers.displayParameter(parameters, property(name), node, description);
+/** As the editor decides it: n8n sends the description to the browser as JSON (an undefined in a list becomes null). */
+const asSent = JSON.parse(JSON.stringify(description)) as typeof description;
+const shownInEditor = (name: string, parameters: INodeParameters) =>
+	NodeHelpers.displayParameter(parameters, asSent.properties.find((candidate) => candidate.name === name)!, node, asSent);
 
 describe('trigger parameters and Events', () => {
 	it('settings shown for some events name Events by its root path, so n8n\'s editor does not empty them while they are shown', () => {
@@ -45,6 +49,24 @@ describe('trigger parameters and Events', () => {
 		expect(shown('thresholdRulesNeeded', { events: ['valueCrossed'], thresholdRules: LISTS.thresholdRules })).toBe(false);
 		expect(shown('dailyLimitsNeeded', { events: ['dailyLimitNear'], dailyLimits: {} })).toBe(true);
 		expect(shown('dailyLimitsNeeded', { events: ['dailyLimitNear'], dailyLimits: { smsLimit: 5 } })).toBe(false);
+	});
+
+	it('marks an empty list in the editor too, where the description arrives as JSON, and again once its last entry is deleted ({ circle: [] })', () => {
+		for (const see of [shown, shownInEditor]) {
+			expect(see('geofencesNeeded', { events: ['geofenceEntered'] })).toBe(true);
+			expect(see('geofencesNeeded', { events: ['geofenceEntered'], geofences: {} })).toBe(true);
+			expect(see('geofencesNeeded', { events: ['geofenceEntered'], geofences: { circle: [] } })).toBe(true);
+			expect(see('geofencesNeeded', { events: ['geofenceEntered'], geofences: { circle: [], polygon: [] } })).toBe(true);
+			expect(see('geofencesNeeded', { events: ['geofenceEntered'], geofences: { circle: [], polygon: [{ name: 'Yard', format: 'points', points: '1,1\n1,2\n2,2' }] } })).toBe(false);
+			expect(see('geofencesNeeded', { events: ['geofenceEntered'], ...LISTS })).toBe(false);
+			expect(see('geofencesNeeded', { events: ['locationUpdated'] })).toBe(false);
+			expect(see('thresholdRulesNeeded', { events: ['valueCrossed'], thresholdRules: { rule: [] } })).toBe(true);
+			expect(see('thresholdRulesNeeded', { events: ['valueCrossed'], ...LISTS })).toBe(false);
+			expect(see('dailyLimitsNeeded', { events: ['dailyLimitNear'] })).toBe(true);
+			// A cleared number field holds null, which a run takes as no limit.
+			expect(see('dailyLimitsNeeded', { events: ['dailyLimitNear'], dailyLimits: { emailLimit: null } })).toBe(true);
+			expect(see('dailyLimitsNeeded', { events: ['dailyLimitNear'], dailyLimits: { emailLimit: null, smsLimit: 3 } })).toBe(false);
+		}
 	});
 
 	it('says the first poll records a baseline, and that Latest Fix misses quick geofence visits', () => {

@@ -110,7 +110,8 @@ function readyUrl(child: ChildProcess): Promise<string> {
 }
 
 function stop(child: ChildProcess): Promise<void> {
-	if (child.exitCode !== null) return Promise.resolve();
+	// A sandbox that died of a signal (its small heap exhausted) has no exit code: waiting for an exit already past would hang.
+	if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
 	return new Promise((resolve) => {
 		child.once('exit', () => resolve());
 		child.kill('SIGTERM');

@@ -6,36 +6,28 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { TriggerEvent } from '../../nodes/SatelliteTrackingTrigger/detection/types';
-import type { Sandbox } from '../../sandbox/server';
 import { fakeDateFrom } from '../support/clock';
-import { triggerState, withTriggerSandbox } from '../support/trigger';
+import { triggerState, withTriggerSandbox, addScriptedDevice, SCRIPTED_DEVICES, eventsOfKind } from '../support/trigger';
 
 const MINUTE = 60_000;
 const T0 = Date.parse('2026-05-04T08:00:00Z');
 
 afterEach(() => jest.useRealTimers());
 
-function addDevice(sandbox: Sandbox, id: string, tags: Record<string, string> = {}): void {
-	sandbox.store.addDevice({ id, name: `Scripted ${id}`, tags: { scripted: 'yes', ...tags }, expires: null });
-}
-
-const scripted = { deviceSelection: 'tag', tagKey: 'scripted' };
-const of = (events: TriggerEvent[], kind: string) => events.filter((event) => event.event === kind);
 
 describe.each(['latestFix', 'everyFix'])('rt21 (%s)', (readMode) => {
 	it('a poll run twice over the same static data reports the same events with the same eventIds', async () => {
 		const setNow = fakeDateFrom(T0);
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
 			for (const id of ['a', 'b']) {
-				addDevice(h.sandbox, id);
+				addScriptedDevice(h.sandbox, id);
 				h.sandbox.store.addFix(id, { latitude: 10, longitude: 1, dateTime: new Date(T0 - 90 * MINUTE).toISOString(), temperature: 2, inputs: [false] });
 			}
 			const parameters: INodeParameters = {
 				events: ['locationUpdated', 'deviceSilent', 'deviceBackOnline', 'valueCrossed', 'inputChanged', 'criticalAlert'],
 				readMode,
 				silentAfterMinutes: 30,
-				...scripted,
+				...SCRIPTED_DEVICES,
 				thresholdRules: { rule: [{ field: 'temperature', direction: 'above', value: 8, hysteresis: 1 }] },
 				inputLines: 'inputs',
 			};
@@ -61,11 +53,11 @@ describe.each(['latestFix', 'everyFix'])('rt21 (%s)', (readMode) => {
 		const setNow = fakeDateFrom(T0);
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
 			for (const id of ['a', 'b', 'c']) {
-				addDevice(h.sandbox, id);
+				addScriptedDevice(h.sandbox, id);
 				h.sandbox.store.addFix(id, { latitude: 10, longitude: 1, dateTime: new Date(T0 - MINUTE).toISOString() });
 				h.sandbox.store.addFix(id, { latitude: 10, longitude: 1, dateTime: new Date(T0 + 365 * 24 * 60 * MINUTE).toISOString() });
 			}
-			const parameters = { events: ['locationUpdated'], readMode, ...scripted, requestSettings: { maxRequestsPerPoll: 3 } };
+			const parameters = { events: ['locationUpdated'], readMode, ...SCRIPTED_DEVICES, requestSettings: { maxRequestsPerPoll: 3 } };
 			const staticData: IDataObject = {};
 			for (let poll = 0; poll < 4; poll++) {
 				setNow(T0 + poll * 5 * MINUTE);
@@ -81,11 +73,11 @@ describe.each(['latestFix', 'everyFix'])('rt21 (%s)', (readMode) => {
 		fakeDateFrom(T0);
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
 			for (const id of ['a', 'b', 'c']) {
-				addDevice(h.sandbox, id);
+				addScriptedDevice(h.sandbox, id);
 				h.sandbox.store.addFix(id, { latitude: 10, longitude: 1, dateTime: new Date(T0 - MINUTE).toISOString() });
 			}
 			h.sandbox.faults.inject({ match: { path: /\/devices\/a\// }, kind: 'status', status: 503 });
-			const parameters = { events: ['locationUpdated'], readMode, ...scripted, requestSettings: { maxRequestsPerPoll: 3, maxRetries: 1 } };
+			const parameters = { events: ['locationUpdated'], readMode, ...SCRIPTED_DEVICES, requestSettings: { maxRequestsPerPoll: 3, maxRetries: 1 } };
 			await h.poll(parameters, {}).catch(() => []);
 			// The device list, a's read and its retry, b's read.
 			expect(h.lastPollRequests().length).toBeLessThanOrEqual(3);
@@ -96,9 +88,9 @@ describe.each(['latestFix', 'everyFix'])('rt21 (%s)', (readMode) => {
 	(readMode === 'everyFix' ? it.failing : it.skip)('a buffered fix with an SOS, uploaded after a newer fix was read, is reported', async () => {
 		const setNow = fakeDateFrom(T0);
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
-			addDevice(h.sandbox, 'van');
+			addScriptedDevice(h.sandbox, 'van');
 			h.sandbox.store.addFix('van', { latitude: 10, longitude: 1, dateTime: new Date(T0 - 10 * MINUTE).toISOString() });
-			const parameters = { events: ['locationUpdated', 'criticalAlert'], readMode, ...scripted };
+			const parameters = { events: ['locationUpdated', 'criticalAlert'], readMode, ...SCRIPTED_DEVICES };
 			const staticData: IDataObject = {};
 			await h.poll(parameters, staticData);
 			// The live fix comes first; the buffer of the minutes before it is uploaded after.
@@ -108,20 +100,20 @@ describe.each(['latestFix', 'everyFix'])('rt21 (%s)', (readMode) => {
 			h.sandbox.store.addFix('van', { latitude: 10.01, longitude: 1, dateTime: new Date(T0 + 2 * MINUTE).toISOString(), hasCriticalAlert: true, alertTexts: ['SOS'] });
 			setNow(T0 + 10 * MINUTE);
 			const events = await h.poll(parameters, staticData);
-			expect(of(events, 'criticalAlert')).toHaveLength(1);
+			expect(eventsOfKind(events, 'criticalAlert')).toHaveLength(1);
 		});
 	});
 
 	it('keeps static data small over many polls while devices come and go', async () => {
 		const setNow = fakeDateFrom(T0);
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
-			const parameters = { events: ['locationUpdated', 'deviceSilent'], readMode, ...scripted, requestSettings: { maxRequestsPerPoll: 3 } };
+			const parameters = { events: ['locationUpdated', 'deviceSilent'], readMode, ...SCRIPTED_DEVICES, requestSettings: { maxRequestsPerPoll: 3 } };
 			const staticData: IDataObject = {};
 			const sizes: number[] = [];
 			for (let poll = 0; poll < 60; poll++) {
 				setNow(T0 + poll * 5 * MINUTE);
 				// Ten devices at a time, one replaced every poll.
-				addDevice(h.sandbox, `d-${poll}`);
+				addScriptedDevice(h.sandbox, `d-${poll}`);
 				h.sandbox.store.addFix(`d-${poll}`, { latitude: 10, longitude: 1, dateTime: new Date(T0 + poll * 5 * MINUTE - MINUTE).toISOString() });
 				if (poll >= 10) h.sandbox.store.removeDevice(`d-${poll - 10}`);
 				await h.poll(parameters, staticData);
@@ -150,10 +142,10 @@ describe.each(['latestFix', 'everyFix'])('rt21 (%s)', (readMode) => {
 		const setNow = fakeDateFrom(T0);
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
 			for (const id of ['a', 'b', 'c']) {
-				addDevice(h.sandbox, id);
+				addScriptedDevice(h.sandbox, id);
 				h.sandbox.store.addFix(id, { latitude: 10, longitude: 1, dateTime: new Date(T0 - MINUTE).toISOString() });
 			}
-			const parameters = { events: ['locationUpdated'], readMode, ...scripted, requestSettings: { maxPollSeconds: 2 } };
+			const parameters = { events: ['locationUpdated'], readMode, ...SCRIPTED_DEVICES, requestSettings: { maxPollSeconds: 2 } };
 			const staticData: IDataObject = {};
 			await h.poll(parameters, staticData);
 			for (const id of ['a', 'b', 'c']) h.sandbox.store.addFix(id, { latitude: 10.01, longitude: 1, dateTime: new Date(T0 + MINUTE).toISOString() });
@@ -177,7 +169,7 @@ describe.each(['latestFix', 'everyFix'])('rt21 (%s)', (readMode) => {
 		const setNow = fakeDateFrom(T0);
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
 			for (const id of ['a', 'b', 'c', 'd']) {
-				addDevice(h.sandbox, id);
+				addScriptedDevice(h.sandbox, id);
 				h.sandbox.store.addFix(id, { latitude: 10, longitude: 1, dateTime: new Date(T0 - MINUTE).toISOString() });
 			}
 			h.sandbox.faults.inject({ match: { path: /\/devices\/b\// }, kind: 'status', status: 400 });
@@ -207,10 +199,10 @@ describe.each(['latestFix', 'everyFix'])('rt21 (%s)', (readMode) => {
 	])('a device that had not reported when the trigger started, and then %s, is reported from its first fix', async (_case, behindMinutes, lateMinutes) => {
 		const setNow = fakeDateFrom(T0);
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
-			addDevice(h.sandbox, 'fresh');
-			addDevice(h.sandbox, 'other');
+			addScriptedDevice(h.sandbox, 'fresh');
+			addScriptedDevice(h.sandbox, 'other');
 			h.sandbox.store.addFix('other', { latitude: 20, longitude: 1, dateTime: new Date(T0 - MINUTE).toISOString() });
-			const parameters = { events: ['locationUpdated'], readMode, ...scripted };
+			const parameters = { events: ['locationUpdated'], readMode, ...SCRIPTED_DEVICES };
 			const staticData: IDataObject = {};
 			await h.poll(parameters, staticData);
 			const sent: string[] = [];
@@ -236,14 +228,14 @@ describe.each(['latestFix', 'everyFix'])('rt21 (%s)', (readMode) => {
 	it('geofenceMinMinutes: one entry, at the fix that completes the stay, through a glitch, a poll cut short and a poll run twice', async () => {
 		const setNow = fakeDateFrom(T0);
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
-			addDevice(h.sandbox, 'van');
+			addScriptedDevice(h.sandbox, 'van');
 			const fixAt = (minute: number, latitude: number) =>
 				h.sandbox.store.addFix('van', { latitude, longitude: 10, dateTime: new Date(T0 + minute * MINUTE).toISOString() });
 			fixAt(-1, 10.1);
 			const parameters = {
 				events: ['geofenceEntered', 'geofenceExited'],
 				readMode,
-				...scripted,
+				...SCRIPTED_DEVICES,
 				geofences: { circle: [{ name: 'Depot', latitude: 10, longitude: 10, radius: 1000 }] },
 				geofenceMinMinutes: 10,
 				// Room for a loaded machine: with 1 s, a poll beside a busy CI was cut short where none was meant to be.

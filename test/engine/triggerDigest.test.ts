@@ -8,35 +8,27 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { TriggerEvent } from '../../nodes/SatelliteTrackingTrigger/detection/types';
-import type { Sandbox } from '../../sandbox/server';
 import { fakeDateFrom } from '../support/clock';
-import { withTriggerSandbox } from '../support/trigger';
+import { withTriggerSandbox, addScriptedDevice, SCRIPTED_DEVICES, eventsOfKind } from '../support/trigger';
 
 const MINUTE = 60_000;
 const T0 = Date.parse('2026-05-04T08:00:00Z');
 
 afterEach(() => jest.useRealTimers());
 
-function addDevice(sandbox: Sandbox, id: string, tags: Record<string, string> = {}): void {
-	sandbox.store.addDevice({ id, name: `Scripted ${id}`, tags: { scripted: 'yes', ...tags }, expires: null });
-}
-
-const scripted = { deviceSelection: 'tag', tagKey: 'scripted' };
-const of = (events: TriggerEvent[], kind: string) => events.filter((event) => event.event === kind);
 
 describe.each(['latestFix', 'everyFix'])('a tracker without a GPS lock (%s)', (readMode) => {
 	// Fails: the 1,024-bit digest of fingerprints at one timestamp fills up (see the report).
 	it.failing('a reefer without a GPS lock for a day: every temperature crossing is reported', async () => {
 		const setNow = fakeDateFrom(T0);
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
-			addDevice(h.sandbox, 'reefer');
+			addScriptedDevice(h.sandbox, 'reefer');
 			const noLock = { dateTime: new Date(T0 - 30 * MINUTE).toISOString(), latitude: 5, longitude: 5 };
 			h.sandbox.store.addFix('reefer', { ...noLock, temperature: 2 });
 			const parameters: INodeParameters = {
 				events: ['valueCrossed'],
 				readMode,
-				...scripted,
+				...SCRIPTED_DEVICES,
 				thresholdRules: { rule: [{ field: 'temperature', direction: 'above', value: 8, hysteresis: 1 }] },
 			};
 			const staticData: IDataObject = {};
@@ -53,7 +45,7 @@ describe.each(['latestFix', 'everyFix'])('a tracker without a GPS lock (%s)', (r
 				const events = await h.poll(parameters, staticData);
 				if (warm) {
 					expected++;
-					if (of(events, 'valueCrossed').length !== 1) missed.push(poll);
+					if (eventsOfKind(events, 'valueCrossed').length !== 1) missed.push(poll);
 				}
 			}
 			expect({ expected, missed }).toEqual({ expected, missed: [] });

@@ -10,23 +10,18 @@ import type { TriggerEvent } from '../../nodes/SatelliteTrackingTrigger/detectio
 import type { Location } from '../../nodes/shared/wire';
 import type { FixInput, Sandbox } from '../../sandbox/server';
 import { fakeDateFrom } from '../support/clock';
-import { restartedFrom, triggerState, withTriggerSandbox } from '../support/trigger';
+import { restartedFrom, triggerState, withTriggerSandbox, addScriptedDevice, SCRIPTED_DEVICES } from '../support/trigger';
 
 const MINUTE = 60_000;
 const T0 = Date.parse('2026-05-04T08:00:00Z');
 
 afterEach(() => jest.useRealTimers());
 
-function addDevice(sandbox: Sandbox, id: string, tags: Record<string, string> = {}): void {
-	sandbox.store.addDevice({ id, name: `Scripted ${id}`, tags: { scripted: 'yes', ...tags }, expires: null });
-}
-
 /** `step`: where along a road, 1.1 km apart, so that the moves are drives, not impossible jumps. */
 function addFix(sandbox: Sandbox, id: string, at: number, step = 1, extra: Partial<FixInput> = {}): Location {
 	return sandbox.store.addFix(id, { latitude: 10 + step / 100, longitude: 1, dateTime: new Date(at).toISOString(), ...extra });
 }
 
-const scripted = { deviceSelection: 'tag', tagKey: 'scripted' };
 /** Which fix of which device each event reports, as `deviceId@dateTime`. */
 const fixesOf = (events: TriggerEvent[]) => events.map((event) => `${event.deviceId}@${(event.location as Location).dateTime}`);
 const of = (events: TriggerEvent[], kind: string) => events.filter((event) => event.event === kind).map((event) => event.deviceId).sort();
@@ -36,10 +31,10 @@ describe.each(['latestFix', 'everyFix'])('the trigger left unattended (%s)', (re
 		const setNow = fakeDateFrom(T0);
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
 			for (const id of ['bad-null', 'bad-number', 'bad-missing', 'good']) {
-				addDevice(h.sandbox, id);
+				addScriptedDevice(h.sandbox, id);
 				addFix(h.sandbox, id, T0 - MINUTE);
 			}
-			const parameters = { events: ['locationUpdated'], readMode, ...scripted };
+			const parameters = { events: ['locationUpdated'], readMode, ...SCRIPTED_DEVICES };
 			const staticData: IDataObject = {};
 			await h.poll(parameters, staticData);
 			setNow(T0 + 5 * MINUTE);
@@ -68,11 +63,11 @@ describe.each(['latestFix', 'everyFix'])('the trigger left unattended (%s)', (re
 			const healthy = ['ok-1', 'ok-2', 'ok-3'];
 			const broken = ['broken-1', 'broken-2'];
 			for (const id of [...broken, ...healthy]) {
-				addDevice(h.sandbox, id);
+				addScriptedDevice(h.sandbox, id);
 				addFix(h.sandbox, id, T0 - MINUTE);
 			}
 			h.sandbox.faults.inject({ match: { path: /\/devices\/broken-\d\// }, kind: 'status', status: 400, message: 'Simulated: broken device' });
-			const parameters = { events: ['locationUpdated'], readMode, ...scripted, requestSettings: { maxRequestsPerPoll: 1 + devicesPerPoll } };
+			const parameters = { events: ['locationUpdated'], readMode, ...SCRIPTED_DEVICES, requestSettings: { maxRequestsPerPoll: 1 + devicesPerPoll } };
 			const staticData: IDataObject = {};
 			const reported = new Map<string, number>();
 			for (let poll = 0; poll < 16; poll++) {
@@ -90,13 +85,13 @@ describe.each(['latestFix', 'everyFix'])('the trigger left unattended (%s)', (re
 	it('reports telemetry and inputs of records repeating their GPS time and position (defect 3)', async () => {
 		const setNow = fakeDateFrom(T0);
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
-			addDevice(h.sandbox, 'reefer', { cargo: 'chilled' });
+			addScriptedDevice(h.sandbox, 'reefer', { cargo: 'chilled' });
 			const noLock = { dateTime: new Date(T0 - 30 * MINUTE).toISOString(), latitude: 5, longitude: 5 };
 			h.sandbox.store.addFix('reefer', { ...noLock, temperature: 4, inputs: [false, false] });
 			const parameters: INodeParameters = {
 				events: ['valueCrossed', 'inputChanged', 'locationUpdated', 'criticalAlert'],
 				readMode,
-				...scripted,
+				...SCRIPTED_DEVICES,
 				thresholdRules: { rule: [{ field: 'temperature', direction: 'above', value: 8, hysteresis: 1 }] },
 				inputLines: 'inputs',
 			};
@@ -120,9 +115,9 @@ describe.each(['latestFix', 'everyFix'])('the trigger left unattended (%s)', (re
 		const setNow = fakeDateFrom(T0);
 		const AHEAD = 3 * 60 * MINUTE;
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
-			addDevice(h.sandbox, 'ahead');
+			addScriptedDevice(h.sandbox, 'ahead');
 			addFix(h.sandbox, 'ahead', T0 + AHEAD - MINUTE);
-			const parameters = { events: ['locationUpdated', 'criticalAlert'], readMode, ...scripted };
+			const parameters = { events: ['locationUpdated', 'criticalAlert'], readMode, ...SCRIPTED_DEVICES };
 			const staticData: IDataObject = {};
 			await h.poll(parameters, staticData);
 			for (let poll = 1; poll <= 3; poll++) {
@@ -141,11 +136,11 @@ describe.each(['latestFix', 'everyFix'])('the trigger left unattended (%s)', (re
 		const setNow = fakeDateFrom(T0);
 		const BEHIND = 3 * 60 * MINUTE;
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
-			addDevice(h.sandbox, 'behind');
+			addScriptedDevice(h.sandbox, 'behind');
 			const fix = (at: number, step: number) =>
 				h.sandbox.store.addFix('behind', { latitude: 10 + step / 100, longitude: 1, dateTime: new Date(at - BEHIND).toISOString() });
 			fix(T0 - MINUTE, 0);
-			const parameters = { events: ['locationUpdated', 'deviceSilent', 'deviceBackOnline'], readMode, silentAfterMinutes: 60, ...scripted };
+			const parameters = { events: ['locationUpdated', 'deviceSilent', 'deviceBackOnline'], readMode, silentAfterMinutes: 60, ...SCRIPTED_DEVICES };
 			const staticData: IDataObject = {};
 			await h.poll(parameters, staticData);
 			const kinds: string[] = [];
@@ -177,9 +172,9 @@ describe.each(['latestFix', 'everyFix'])('the trigger left unattended (%s)', (re
 	it('recovers from one fix dated far in the future that the service keeps returning as the last location (defect 5)', async () => {
 		const setNow = fakeDateFrom(T0);
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
-			addDevice(h.sandbox, 'glitch');
+			addScriptedDevice(h.sandbox, 'glitch');
 			addFix(h.sandbox, 'glitch', T0 - MINUTE);
-			const parameters = { events: ['locationUpdated', 'deviceSilent'], readMode, silentAfterMinutes: 30, ...scripted };
+			const parameters = { events: ['locationUpdated', 'deviceSilent'], readMode, silentAfterMinutes: 30, ...SCRIPTED_DEVICES };
 			const staticData: IDataObject = {};
 			await h.poll(parameters, staticData);
 			addFix(h.sandbox, 'glitch', T0 + 365 * 24 * 60 * MINUTE, 9);
@@ -291,10 +286,10 @@ describe('the poll\'s time budget (Max Poll Time)', () => {
 			const ids = ['d-1', 'd-2', 'd-3', 'ahead'];
 			const clock = (id: string, at: number) => at + (id === 'ahead' ? AHEAD : 0);
 			for (const id of ids) {
-				addDevice(h.sandbox, id);
+				addScriptedDevice(h.sandbox, id);
 				addFix(h.sandbox, id, clock(id, T0 - MINUTE));
 			}
-			const parameters = { events: ['locationUpdated'], readMode: 'everyFix', ...scripted, requestSettings: { maxPollSeconds: 1, maxConcurrency: 1 } };
+			const parameters = { events: ['locationUpdated'], readMode: 'everyFix', ...SCRIPTED_DEVICES, requestSettings: { maxPollSeconds: 1, maxConcurrency: 1 } };
 			const staticData: IDataObject = {};
 			await h.poll(parameters, staticData);
 			const added: string[] = [];
@@ -325,10 +320,10 @@ describe('the poll\'s time budget (Max Poll Time)', () => {
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
 			const ids = ['d-1', 'd-2', 'd-3'];
 			for (const id of ids) {
-				addDevice(h.sandbox, id);
+				addScriptedDevice(h.sandbox, id);
 				addFix(h.sandbox, id, T0 - MINUTE);
 			}
-			const parameters = { events: ['locationUpdated'], readMode: 'everyFix', ...scripted, requestSettings: { maxRequestsPerPoll: 2 } };
+			const parameters = { events: ['locationUpdated'], readMode: 'everyFix', ...SCRIPTED_DEVICES, requestSettings: { maxRequestsPerPoll: 2 } };
 			const staticData: IDataObject = {};
 			// One device a poll: three polls take every device's baseline.
 			for (const _ of ids) await h.poll(parameters, staticData);
@@ -364,10 +359,10 @@ describe('the poll\'s time budget (Max Poll Time)', () => {
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
 			const ids = ['a-slow', 'b', 'c'];
 			for (const id of ids) {
-				addDevice(h.sandbox, id);
+				addScriptedDevice(h.sandbox, id);
 				addFix(h.sandbox, id, T0 - MINUTE);
 			}
-			const parameters = { events: ['locationUpdated'], readMode, ...scripted, requestSettings: { maxPollSeconds: 1, maxConcurrency: 1 } };
+			const parameters = { events: ['locationUpdated'], readMode, ...SCRIPTED_DEVICES, requestSettings: { maxPollSeconds: 1, maxConcurrency: 1 } };
 			const staticData: IDataObject = {};
 			await h.poll(parameters, staticData);
 			h.sandbox.faults.inject({ match: { path: /\/devices\/a-slow\// }, kind: 'slow', delayMs: 1_500 });
@@ -393,10 +388,10 @@ describe('the poll\'s time budget (Max Poll Time)', () => {
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
 			const ids = ['d-1', 'd-2', 'd-3', 'd-4'];
 			for (const id of ids) {
-				addDevice(h.sandbox, id);
+				addScriptedDevice(h.sandbox, id);
 				addFix(h.sandbox, id, T0 - MINUTE);
 			}
-			const parameters = { events: ['locationUpdated'], readMode, ...scripted, requestSettings: { maxPollSeconds: 1, maxConcurrency: 1 } };
+			const parameters = { events: ['locationUpdated'], readMode, ...SCRIPTED_DEVICES, requestSettings: { maxPollSeconds: 1, maxConcurrency: 1 } };
 			const staticData: IDataObject = {};
 			await h.poll(parameters, staticData);
 			for (const id of ids) addFix(h.sandbox, id, T0 + MINUTE, 2);

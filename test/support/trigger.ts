@@ -122,3 +122,13 @@ export async function withTriggerSandbox(options: SandboxOptions, test: (harness
 		await sandbox.close();
 	}
 }
+
+/** A device the scripted tests add, carrying the tag `scripted` they watch by (SCRIPTED_DEVICES), so seeded devices stay out of them. */
+export function addScriptedDevice(sandbox: Sandbox, id: string, tags: Record<string, string> = {}): void {
+	sandbox.store.addDevice({ id, name: `Scripted ${id}`, tags: { scripted: 'yes', ...tags }, expires: null });
+}
+
+/** The trigger's device selection that watches only the devices added by addScriptedDevice. */
+export const SCRIPTED_DEVICES = { deviceSelection: 'tag', tagKey: 'scripted' };
+
+export const eventsOfKind = (events: TriggerEvent[], kind: string) => events.filter((event) => event.event === kind);

@@ -95,14 +95,24 @@ async function inBrowser(
 	return problems;
 }
 
+function eventTag(page: Page, label: string) {
+	return page.locator('[data-test-id="parameter-input-events"] .el-tag', { hasText: label });
+}
+
+/**
+ * Picks an event and waits until its tag shows: on a loaded machine the editor applies a change a
+ * moment later, and clicking an option it still shows selected would unselect it.
+ */
 async function addEvent(page: Page, label: string): Promise<void> {
 	await page.locator('[data-test-id="parameter-input-events"] .el-select').click();
-	await page.locator('.el-select-dropdown__item:visible', { hasText: label }).click();
+	await page.locator('.el-select-dropdown__item:visible:not(.is-selected)', { hasText: label }).click();
 	await page.keyboard.press('Escape');
+	await eventTag(page, label).waitFor({ state: 'visible' });
 }
 
 async function removeEvent(page: Page, label: string): Promise<void> {
-	await page.locator('[data-test-id="parameter-input-events"] .el-tag', { hasText: label }).locator('.el-tag__close').click();
+	await eventTag(page, label).locator('.el-tag__close').click();
+	await eventTag(page, label).waitFor({ state: 'detached' });
 }
 
 async function savedTriggerParameters(editor: Editor, workflowId: string): Promise<Record<string, unknown>> {
@@ -132,16 +142,16 @@ export async function checkEventsChangeKeepsSettings(context: CheckContext): Pro
 
 		await page.locator('[data-test-id="ndv-close-button"]').click();
 		await page.keyboard.press('ControlOrMeta+s');
-		const expectedEvents = ['dailyLimitNear', 'deviceSilent', 'geofenceEntered', 'valueCrossed'];
+		const expectedEvents = ['dailyLimitNear', 'deviceSilent', 'geofenceEntered', 'valueCrossed'].join(', ');
+		const savedEvents = (parameters: Record<string, unknown>) => [...((parameters.events as string[] | undefined) ?? [])].sort().join(', ');
 		let saved: Record<string, unknown> = {};
-		for (let attempt = 0; attempt < 40; attempt++) {
+		for (let attempt = 0; attempt < 120; attempt++) {
 			saved = await savedTriggerParameters(editor, workflowId);
-			if ((saved.events as string[] | undefined)?.includes('geofenceEntered')) break;
+			if (savedEvents(saved) === expectedEvents) break;
 			await page.waitForTimeout(250);
 		}
-		const events = saved.events as string[] | undefined;
-		if (JSON.stringify([...(events ?? [])].sort()) !== JSON.stringify(expectedEvents)) {
-			problems.push(`saved events are ${JSON.stringify(events)}, expected ${expectedEvents.join(', ')} (was the workflow saved?)`);
+		if (savedEvents(saved) !== expectedEvents) {
+			problems.push(`saved events are ${JSON.stringify(saved.events)}, expected ${expectedEvents} (was the workflow saved?)`);
 		}
 		const circle = (saved.geofences as { circle?: unknown[] } | undefined)?.circle;
 		if (JSON.stringify(circle) !== JSON.stringify([DEPOT])) problems.push(`saved geofences are ${JSON.stringify(saved.geofences)}, expected the circle ${JSON.stringify(DEPOT)}`);

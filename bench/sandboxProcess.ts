@@ -38,6 +38,8 @@ export interface SandboxProcess {
 	addFixes(deviceId: string, locations: object[]): Promise<void>;
 	/** False once the process has exited, however it exited. */
 	isAlive(): boolean;
+	/** The last few KiB it wrote to stderr: why it died, when it did. */
+	stderrTail(): string;
 	close(): Promise<void>;
 }
 
@@ -49,6 +51,7 @@ process.once('exit', () => {
 	for (const child of running) child.kill('SIGKILL');
 });
 const READY = /^SANDBOX_READY (\S+)/;
+const STDERR_TAIL_CHARS = 4_096;
 
 export async function startSandboxProcess(options: SandboxProcessOptions = {}): Promise<SandboxProcess> {
 	const heap = options.maxHeapMb === undefined ? [] : [`--max-old-space-size=${options.maxHeapMb}`];
@@ -57,10 +60,14 @@ export async function startSandboxProcess(options: SandboxProcessOptions = {}): 
 	if (options.users !== undefined) args.push('--users', String(options.users));
 	if (options.latencyMs) args.push('--latency', String(options.latencyMs));
 	if (options.rateLimit) args.push('--rate-limit', `${options.rateLimit.requests}/${options.rateLimit.windowMs}`);
-	const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+	// Its stderr is kept, not shared: jest kills a worker whose stderr reads "heap out of memory" (as
+	// a sandbox on a small heap may print), and reported that as "terminated by another process".
+	const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
 	running.add(child);
 	child.once('exit', () => running.delete(child));
-	const url = await readyUrl(child);
+	let stderr = '';
+	child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-STDERR_TAIL_CHARS)));
+	const url = await readyUrl(child, () => stderr);
 	const root = new URL(url).origin;
 
 	const control = async <T>(method: 'GET' | 'POST', path: string, body?: object): Promise<T> => {
@@ -86,16 +93,17 @@ export async function startSandboxProcess(options: SandboxProcessOptions = {}): 
 		addDevice: async (device) => void (await control('POST', 'devices', { device })),
 		addFixes: async (deviceId, locations) => void (await control('POST', 'fixes', { deviceId, locations })),
 		isAlive: () => child.exitCode === null && child.signalCode === null,
+		stderrTail: () => stderr,
 		close: () => stop(child),
 	};
 	if (options.requestLogLimit !== undefined) await sandbox.setOptions({ requestLogLimit: options.requestLogLimit });
 	return sandbox;
 }
 
-function readyUrl(child: ChildProcess): Promise<string> {
+function readyUrl(child: ChildProcess, stderr: () => string): Promise<string> {
 	return new Promise((resolve, reject) => {
 		const lines = createInterface({ input: child.stdout! });
-		const onExit = (code: number | null) => reject(new Error(`The sandbox process exited (${code}) before it was ready`));
+		const onExit = (code: number | null) => reject(new Error(`The sandbox process exited (${code}) before it was ready:\n${stderr()}`));
 		child.once('exit', onExit);
 		lines.on('line', (line) => {
 			const match = READY.exec(line);

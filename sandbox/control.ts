@@ -9,7 +9,7 @@ import type { Alert, Device } from './vendorApi';
 import type { SandboxApp } from './app';
 import { ApiError } from './apiError';
 import type { FaultSpec } from './faults';
-import { bodyForLog, jsonAnswer, readBody, send } from './http';
+import { jsonAnswer, lenientBody, readBody, send } from './http';
 import type { RuntimeOptions } from './options';
 import type { FixInput, MoveRequest } from './store';
 import { hasOwn, isRecord } from './validation';
@@ -81,7 +81,7 @@ export async function handleControl(
 		const status = error instanceof ApiError ? error.status : 400;
 		return send(response, jsonAnswer(status, { ok: false, error: error.message }));
 	}
-	const body = bodyForLog(raw);
+	const body = lenientBody(raw);
 	if (control.area === SINK_PREFIX) {
 		app.recorder.sunk({
 			method: request.method ?? 'GET',

@@ -71,8 +71,20 @@ export function parseJson(raw: Buffer, contentType: string | undefined): unknown
 	}
 }
 
-/** For logs: the parsed JSON when there is some (and it is not too deep to serialise), else the text as sent. */
+/**
+ * Bodies larger than this are logged by their size only: the request log keeps 10,000 entries, and a
+ * client posting 5 MB bodies would otherwise hold gigabytes and make the log unservable.
+ */
+export const MAX_LOGGED_BODY_BYTES = 64 * 1024;
+
+/** For logs: as `lenientBody` reads it, or a note of its size when over MAX_LOGGED_BODY_BYTES. */
 export function bodyForLog(raw: Buffer): unknown {
+	if (raw.length > MAX_LOGGED_BODY_BYTES) return `(${raw.length} bytes, over the ${MAX_LOGGED_BODY_BYTES} the log keeps)`;
+	return lenientBody(raw);
+}
+
+/** The parsed JSON when there is some (and it is not too deep to serialise), else the text as sent. */
+export function lenientBody(raw: Buffer): unknown {
 	if (raw.length === 0) return undefined;
 	const text = raw.toString('utf8');
 	if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return text;

@@ -1,4 +1,5 @@
 // @host-zones: matrix
+import { MAX_LOGGED_BODY_BYTES } from '../sandbox/http';
 import { RUNTIME_DEFAULTS } from '../sandbox/options';
 import { DEMO_API_KEY, DEMO_USER_NAME, startSandbox, type Sandbox } from '../sandbox/server';
 
@@ -163,6 +164,16 @@ describe('sandbox bounds', () => {
 		}
 		const shallow = await send('PATCH', '/api/groups/grp-1', JSON.stringify([{ op: 'add', path: '/description', value: 'a [{ "]" } string' }]));
 		expect(shallow.status).toBe(200);
+	});
+
+	it('logs a body over 64 KiB by its size only, so large requests cannot fill its memory through the request log', async () => {
+		// 400 fuzzed requests of up to 5 MB each once took the 256 MiB sandbox down when its log was read.
+		const large = JSON.stringify({ name: 'x'.repeat(MAX_LOGGED_BODY_BYTES) });
+		await send('POST', '/api/groups', large);
+		expect(sandbox.requestLog.at(-1)?.body).toBe(`(${Buffer.byteLength(large)} bytes, over the ${MAX_LOGGED_BODY_BYTES} the log keeps)`);
+		const small = { name: 'Kept whole' };
+		await post('/api/groups', small);
+		expect(sandbox.requestLog.at(-1)?.body).toEqual(small);
 	});
 
 	it('refuses a patch of more than 1000 operations with 400 naming the limit', async () => {

@@ -54,7 +54,7 @@ function sandboxProcessPerBlock(): void {
 afterAll(async () => await agent.close());
 
 async function expectServing(): Promise<void> {
-	expect(sandbox.isAlive()).toBe(true);
+	expect({ alive: sandbox.isAlive(), stderr: sandbox.stderrTail() }).toEqual({ alive: true, stderr: expect.any(String) });
 	const devices = await call('GET', '/api/devices');
 	expect(devices.status).toBe(200);
 	expect(JSON.parse(devices.text).devices.length).toBeGreaterThan(0);
@@ -93,7 +93,7 @@ describe(`fuzzing every API route (seed ${SEED})`, () => {
 			try {
 				reply = await call(request.method, request.path, request.body, request.headers);
 			} catch (error) {
-				failures.push(`#${i} ${summary(request)}: no answer (${error.message}); the process is ${sandbox.isAlive() ? 'alive' : 'dead'}`);
+				failures.push(`#${i} ${summary(request)}: no answer (${error.message}); the process is ${sandbox.isAlive() ? 'alive' : `dead:\n${sandbox.stderrTail()}`}`);
 				break;
 			}
 			if (reply.status >= 500 || !isEnvelope(reply.text)) {

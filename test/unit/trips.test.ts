@@ -366,7 +366,7 @@ describe('daily summary', () => {
 
 describe('trip options', () => {
 	it('show the defaults the segmentation uses', async () => {
-		const { tripOptionFields } = await import('../../nodes/SatelliteTracking/actions/location/tripOptions');
+		const { tripOptionFields } = await import('../../nodes/shared/trips/properties');
 		expect(Object.fromEntries(tripOptionFields.map((field) => [field.name, field.default]))).toEqual(TRIP_DEFAULTS);
 	});
 });

@@ -9,7 +9,8 @@ import { collection, dayTimeZone } from '../../../shared/descriptions';
 import { deviceSelectionProperties, listDevices, perDevice, selectedDeviceIds } from '../deviceSelection';
 import type { OperationOption } from '../operation';
 import { dayOption, readZonedDay } from '../zonedDayParameters';
-import { readTripSettings, tripOptionFields } from './tripOptions';
+import { tripOptionFields } from '../../../shared/trips/properties';
+import { readTripSettings } from './tripOptions';
 
 /**
  * Fixes read before the day, so a trip or stop under way at midnight is known as one: a stop is

@@ -9,7 +9,8 @@ import { collection } from '../../../shared/descriptions';
 import { dateRange } from '../common.descriptions';
 import { deviceSelectionProperties, listDevices, perDevice, selectedDeviceIds } from '../deviceSelection';
 import type { OperationOption } from '../operation';
-import { readTripSettings, tripOptionFields } from './tripOptions';
+import { tripOptionFields } from '../../../shared/trips/properties';
+import { readTripSettings } from './tripOptions';
 
 export const option: OperationOption = {
 	name: 'Get Trips and Stops',

@@ -258,7 +258,8 @@ export const properties: INodeProperties[] = [
 	geofences,
 	...lists.map(({ list }) => list),
 	...DETECTORS.flatMap(({ detector, events }) =>
-		(detector.properties ?? []).map((property) => ({ ...property, displayOptions: showFor(events) })),
+		// A detector may show a parameter for only some of its events (its own displayOptions).
+		(detector.properties ?? []).map((property) => ({ ...property, displayOptions: property.displayOptions ?? showFor(events) })),
 	),
 	simplify,
 	options,

@@ -96,6 +96,10 @@ const EVENTS_SAVED_WORKFLOWS_USE = [
 	'inputChanged',
 	'valueCrossed',
 	'fuelDropped',
+	'tripEnded',
+	'tripStarted',
+	'idling',
+	'maintenanceDue',
 ];
 
 describe('the trigger', () => {
@@ -133,7 +137,7 @@ describe('the trigger', () => {
 	it('plans the extra data from what the detectors declare', () => {
 		expect(eventsNeeding('geofences').sort()).toEqual(['geofenceDwell', 'geofenceEntered', 'geofenceExited']);
 		expect(eventsNeeding('alerts')).toEqual(['dailyLimitNear']);
-		expect(EVENT_KINDS.filter((kind) => readsTelemetry({ events: [kind] })).sort()).toEqual(['fuelDropped', 'inputChanged', 'valueCrossed']);
+		expect(EVENT_KINDS.filter((kind) => readsTelemetry({ events: [kind] })).sort()).toEqual(['fuelDropped', 'inputChanged', 'maintenanceDue', 'valueCrossed']);
 	});
 
 	it('shows the parameters saved workflows name for each event while it is selected', () => {
@@ -150,6 +154,10 @@ describe('the trigger', () => {
 			deviceBackOnline: ['silentAfterMinutes'],
 			deviceSilent: ['silentAfterMinutes'],
 			geofenceDwell: ['dwellMinutes', 'geofences'],
+			tripStarted: ['movingSpeed', 'minStopMinutes', 'minTripDistanceMeters'],
+			tripEnded: ['movingSpeed', 'minStopMinutes', 'minTripDistanceMeters'],
+			idling: ['movingSpeed', 'idleMinutes'],
+			maintenanceDue: ['serviceIntervalKm', 'serviceStartKm'],
 		};
 		for (const [event, names] of Object.entries(parameters)) for (const name of names) expect({ name, shownFor: shownFor(name) }).toEqual({ name, shownFor: expect.arrayContaining([event]) });
 		const rules = properties.find((property) => property.name === 'thresholdRules')?.options as Array<{ name: string; values: Array<{ name: string; default: unknown; options?: Array<{ value: string }> }> }>;

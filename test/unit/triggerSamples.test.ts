@@ -30,6 +30,9 @@ function settingsIn(timeZone: string): DetectionSettings {
 		inputChange: { lines: ['input'], indexes: [], direction: 'on' },
 		silentAfterMinutes: 60,
 		expiringWithinDays: 7,
+		trip: { movingSpeed: 5, minStopMinutes: 5, minTripDistanceMeters: 200 },
+		idleMinutes: 10,
+		service: { intervalKm: 5_000, startKm: 1_000 },
 	});
 }
 
@@ -70,6 +73,21 @@ function contradictions(event: TriggerEvent, settings: DetectionSettings, now: D
 			if (direction !== 'both' && event.to !== (direction === 'on')) problems.push(`switched ${event.to ? 'on' : 'off'} while ${direction} is watched`);
 			const lines = location?.[event.line === 'output' ? 'outputs' : 'inputs'];
 			if (Array.isArray(lines) && lines[event.input!] !== event.to) problems.push('the fix shows the line the other way');
+			break;
+		}
+		case 'tripStarted':
+		case 'tripEnded': {
+			const trip = event.trip!;
+			if (!(trip.distanceKm! * 1000 >= settings.trip!.minTripDistanceMeters)) problems.push(`a trip of ${trip.distanceKm} km is shorter than Min Trip Distance`);
+			if (!(trip.durationMinutes > 0) || Date.parse(trip.end.dateTime) > now.getTime()) problems.push('the trip does not end by now, after its start');
+			break;
+		}
+		case 'idling':
+			if (!(event.idleMinutes! >= settings.idleMinutes!)) problems.push(`idled ${event.idleMinutes} min`);
+			break;
+		case 'maintenanceDue': {
+			const { intervalKm, startKm } = settings.service!;
+			if (!(event.milleage! >= event.serviceDueKm!) || (event.serviceDueKm! - startKm) % intervalKm !== 0 || event.serviceDueKm! <= startKm) problems.push(`${event.milleage} km is not past the mark ${event.serviceDueKm}`);
 			break;
 		}
 		case 'geofenceEntered':

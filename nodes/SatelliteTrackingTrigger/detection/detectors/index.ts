@@ -9,6 +9,8 @@ import { geofenceCrossing } from './geofenceCrossing';
 import { geofenceDwell } from './geofenceDwell';
 import { inputChanged } from './inputChanged';
 import { locationUpdated } from './locationUpdated';
+import { maintenanceDue } from './maintenanceDue';
+import { trips } from './trips';
 import { valueCrossed } from './valueCrossed';
 
 export interface EventDefinition {
@@ -56,6 +58,10 @@ export const EVENTS = {
 	inputChanged: { name: 'Input Changed', description: 'A digital input (or output) of a device switches on or off', detector: inputChanged },
 	valueCrossed: { name: 'Telemetry Threshold', description: 'A value such as temperature or fuel crosses a rule below', detector: valueCrossed },
 	fuelDropped: { name: 'Fuel Dropped', description: 'Fuel falls sharply between two fixes of a standing vehicle', detector: fuelDropped },
+	tripEnded: { name: 'Trip Ended', description: 'A device stops for Min Stop Minutes after a trip', detector: trips },
+	tripStarted: { name: 'Trip Started', description: 'A device has moved Min Trip Distance from where it stood', detector: trips },
+	idling: { name: 'Idling', description: 'An engine has run below Moving Speed for Idle Minutes', detector: trips },
+	maintenanceDue: { name: 'Maintenance Due', description: "A device's odometer passes another service interval", detector: maintenanceDue },
 } satisfies Record<string, EventDefinition>;
 
 /** Every kind, in rank order. */

@@ -1,0 +1,151 @@
+import { distanceMeters } from '../../../shared/geo/distance';
+import { segmentItem, type SegmentItem } from '../../../shared/trips/items';
+import { tripOptionFields } from '../../../shared/trips/properties';
+import { advance, newSegmenter, TRIP_DEFAULTS, type Segment, type SegmenterState, type TripSettings } from '../../../shared/trips/segment';
+import { stretchAt, type TrackPoint } from '../../../shared/trips/stretch';
+import { toNumberInRange, toPositive } from '../../../shared/validation';
+import { deviceEvent, type Detector, type Observation, type SettingsReader } from '../detector';
+import { fixTime, MINUTE_MS, numericValue } from '../fixes';
+import type { FixPosition, TriggerEvent } from '../types';
+
+export const DEFAULT_IDLE_MINUTES = 10;
+
+declare module '../types' {
+	interface DetectionSettings {
+		/** tripStarted, tripEnded, idling: how fixes are cut into trips (as Get Trips and Stops cuts them); absent when none is watched. */
+		trip?: TripSettings;
+		/** idling: the length of an idling period that is reported. */
+		idleMinutes?: number;
+	}
+	interface DeviceState {
+		/** tripStarted, tripEnded: the segmenter, where the device's track stands after the fixes processed. */
+		trips?: SegmenterState;
+		/** idling: when the current idling period began (the fix's `dateTime`), or '' once it has been reported. */
+		idleSince?: string;
+	}
+	interface EventOutput {
+		/** The trip as Get Trips and Stops gives it: at its start, as far as it had gone when it was confirmed. */
+		tripStarted: { trip: SegmentItem };
+		tripEnded: { trip: SegmentItem };
+		/** How long the engine had been idling when the period reached Idle Minutes. */
+		idling: { idleMinutes: number };
+	}
+}
+
+const TRIP_EVENTS = ['tripStarted', 'tripEnded'] as const;
+type TripEvent = (typeof TRIP_EVENTS)[number];
+/** The events that read Moving Speed. */
+const DRIVING_EVENTS = [...TRIP_EVENTS, 'idling'] as const;
+
+/**
+ * Trips as Get Trips and Stops cuts them, fix by fix as the polls bring them: the segmenter's state
+ * is kept per device, so a trip spread over many polls (or a restart) comes out as one read of the
+ * whole range would give it. A trip starts once it has taken the device Min Trip Distance from where
+ * it stood (reported then, with its start), and ends once the device has stood Min Stop Minutes
+ * (reported then, with its summary): both events come that much after the moment itself.
+ *
+ * Idling, as Get Trips and Stops counts it: the engine running (`rpm` above 0) below Moving Speed.
+ * Reported once per idling period, when it reaches Idle Minutes, by fix times; a fix moving, or
+ * with the engine off or no `rpm`, ends the period.
+ *
+ * In Latest Fix mode both see one fix a poll: a trip or an idling period shorter than the polls'
+ * interval can be missed.
+ */
+export const trips: Detector = {
+	properties: [
+		...tripOptionFields.map((property) => ({
+			...property,
+			// Moving Speed also tells idling from driving.
+			displayOptions: { show: { '/events': property.name === 'movingSpeed' ? [...DRIVING_EVENTS] : [...TRIP_EVENTS] } },
+		})),
+		{
+			displayName: 'Idle Minutes',
+			name: 'idleMinutes',
+			type: 'number',
+			default: DEFAULT_IDLE_MINUTES,
+			typeOptions: { minValue: 1 },
+			description: 'Report an engine left running below Moving Speed for this long; once per idling period, when it reaches this',
+			displayOptions: { show: { '/events': ['idling'] } },
+		},
+	],
+	settings: (read) => ({
+		trip: DRIVING_EVENTS.some((kind) => read.events.includes(kind)) ? readTripSettings(read) : undefined,
+		idleMinutes: read.events.includes('idling') ? read.check('Idle Minutes', toPositive(read.parameter('idleMinutes', DEFAULT_IDLE_MINUTES))) : undefined,
+	}),
+	detect(observation, previous, settings) {
+		const config = settings.trip;
+		if (!config) return { events: [] };
+		const watchesTrips = TRIP_EVENTS.some((kind) => settings.events.includes(kind));
+		const trips = watchesTrips ? tripEvents(observation, previous.trips, config) : { events: [], state: undefined };
+		const idling = settings.idleMinutes === undefined ? { events: [], since: undefined } : idlingEvents(observation, previous.idleSince, config.movingSpeed, settings.idleMinutes);
+		return { events: [...trips.events, ...idling.events], state: { trips: trips.state, idleSince: idling.since } };
+	},
+	sample(kind, observation, settings) {
+		const end = observation.newest ?? null;
+		const at = end ? fixTime(end) : observation.now.getTime();
+		if (kind === 'idling') {
+			const idleMinutes = settings.idleMinutes ?? DEFAULT_IDLE_MINUTES;
+			return deviceEvent('idling', observation, end, { idleMinutes }, [new Date(at - idleMinutes * MINUTE_MS).toISOString()]);
+		}
+		// A quarter of an hour at 40 km/h, ending (or, for its start, confirmed) at the newest fix.
+		const point = (position: FixPosition | null, atMs: number, speed: number): TrackPoint => ({
+			at: atMs,
+			dateTime: new Date(atMs).toISOString(),
+			latitude: position?.latitude ?? 0,
+			longitude: position?.longitude ?? 0,
+			speed,
+		});
+		const to = point(end, at, kind === 'tripStarted' ? 40 : 0);
+		const from = point(end && { ...end, latitude: end.latitude > 0 ? end.latitude - 0.09 : end.latitude + 0.09 }, at - 15 * MINUTE_MS, 40);
+		const minTrip = settings.trip?.minTripDistanceMeters ?? TRIP_DEFAULTS.minTripDistanceMeters;
+		const segment: Segment = { type: 'trip', ...stretchAt(from, 0), end: to, distanceMeters: Math.max(distanceMeters(from, to), minTrip), maxSpeed: 60, lastSeq: 1 };
+		return tripEvent(kind as TripEvent, observation, end, segment);
+	},
+};
+
+function tripEvents(observation: Observation, previous: SegmenterState | undefined, config: TripSettings): { events: TriggerEvent[]; state?: SegmenterState } {
+	// The segmenter works in place; the state read stays as it was (a poll may run twice from it).
+	const state: SegmenterState = previous ? (JSON.parse(JSON.stringify(previous)) as SegmenterState) : newSegmenter();
+	const events: TriggerEvent[] = [];
+	for (const fix of observation.fresh) {
+		const wasTrip = state.mode === 'trip';
+		const { closed } = advance(state, fix, config);
+		const ended = closed.filter((segment) => segment.type === 'trip');
+		for (const segment of ended) events.push(tripEvent('tripEnded', observation, fix, segment));
+		if (state.mode === 'trip' && (!wasTrip || ended.length > 0)) events.push(tripEvent('tripStarted', observation, fix, { type: 'trip', ...state.segment! }));
+	}
+	return { events, state };
+}
+
+function idlingEvents(observation: Observation, previous: string | undefined, movingSpeed: number, idleMinutes: number): { events: TriggerEvent[]; since?: string } {
+	const events: TriggerEvent[] = [];
+	let since = previous;
+	for (const fix of observation.fresh) {
+		const idle = (numericValue(fix, 'rpm') ?? 0) > 0 && (numericValue(fix, 'speed') ?? 0) < movingSpeed;
+		if (!idle) {
+			since = undefined;
+			continue;
+		}
+		since ??= fix.dateTime;
+		if (since === '') continue;
+		const idleMs = fixTime(fix) - fixTime({ dateTime: since });
+		if (idleMs < idleMinutes * MINUTE_MS) continue;
+		events.push(deviceEvent('idling', observation, fix, { idleMinutes: Math.floor(idleMs / MINUTE_MS) }, [since]));
+		since = '';
+	}
+	return { events, since };
+}
+
+function readTripSettings(read: SettingsReader): TripSettings {
+	const number = (name: keyof TripSettings) => {
+		const label = tripOptionFields.find((property) => property.name === name)!.displayName;
+		return read.check(label, toNumberInRange(read.parameter(name, TRIP_DEFAULTS[name]), 0, Number.MAX_SAFE_INTEGER));
+	};
+	return { movingSpeed: number('movingSpeed'), minStopMinutes: number('minStopMinutes'), minTripDistanceMeters: number('minTripDistanceMeters') };
+}
+
+/** One trip's events keep their ids across polls: the trip is known by its start. */
+function tripEvent(kind: TripEvent, observation: Observation, location: TriggerEvent['location'], segment: Segment): TriggerEvent {
+	const trip = segmentItem(segment, observation.device.id, observation.device.name);
+	return deviceEvent(kind, observation, location, { trip }, [segment.start.dateTime]);
+}

@@ -21,7 +21,7 @@ import { CREDENTIAL_TYPE } from '../shared/wire';
 import { declaredPollError } from './failures';
 import { outputShape, toItems, type OutputShape } from './output';
 import { eventsSubtitle, properties } from './properties';
-import { listingRequests, readDevices, readFixes, requestsPerDevice, withinDeadline } from './readFixes';
+import { listingRequests, readDevices, readFixes, requestsPerDevice, withinDeadline, type PollLimits } from './readFixes';
 import { readSettings, type TriggerSettings } from './settings';
 
 /** "Fetch Test Event" reads this many devices at most: enough to show the output's shape. */
@@ -72,7 +72,9 @@ async function poll(context: IPollFunctions): Promise<INodeExecutionData[][] | n
 		);
 	}
 	const client = await TrackingApiClient.create(context, settings.client);
-	const listing = readDevices(context.getNode(), client, settings.selection, deadline).catch((error: unknown) => {
+	// Every call counts against Max Requests per Poll, retries and a glitch's second read included.
+	const limits = { deadline, budget: { remaining: settings.maxRequestsPerPoll } };
+	const listing = readDevices(context.getNode(), client, settings.selection, limits).catch((error: unknown) => {
 		if (ranOutOfTime(error)) return undefined;
 		throw error;
 	});
@@ -83,12 +85,12 @@ async function poll(context: IPollFunctions): Promise<INodeExecutionData[][] | n
 	}
 	const now = new Date();
 	const shape = outputShape(context);
-	if (context.getMode() === 'manual') return await sample(client, devices, settings, shape, Math.min(deviceBudget, SAMPLE_DEVICES), now, deadline);
+	if (context.getMode() === 'manual') return await sample(client, devices, settings, shape, Math.min(deviceBudget, SAMPLE_DEVICES), now, limits);
 
 	const staticData = context.getWorkflowStaticData('node');
 	const previous = readState(staticData.state);
 	const plan = planReads(devices.map((device) => device.id), previous, settings.readMode, deviceBudget, now, alertsTimeZone(settings.detection));
-	const { outcomes, unanswered } = await readFixes(client, plan.reads, deadline);
+	const { outcomes, unanswered } = await readFixes(client, plan.reads, limits);
 	const result = advance(previous, devices, plan, outcomes, settings.detection, now, unanswered);
 	// Saved before anything is thrown: n8n's legacy poller keeps it, and the round robin moves on.
 	staticData.state = result.state as unknown as IDataObject;
@@ -142,7 +144,7 @@ async function sample(
 	shape: OutputShape,
 	count: number,
 	now: Date,
-	deadline: number,
+	limits: PollLimits,
 ): Promise<INodeExecutionData[][] | null> {
 	// As if every device were new: their last fix, and today's count.
 	const plan = planReads(
@@ -153,7 +155,7 @@ async function sample(
 		now,
 		alertsTimeZone(settings.detection),
 	);
-	const { outcomes } = await readFixes(client, plan.reads, deadline);
+	const { outcomes } = await readFixes(client, plan.reads, limits);
 	const failures = [...outcomes.values()].flatMap((outcome) => (outcome.ok ? [] : [{ error: outcome.error }]));
 	const fatal = pollFailure({ ...plan, complete: true }, outcomes, failures, settings.maxPollMs);
 	if (fatal) throw fatal;

@@ -8,7 +8,7 @@ import { ranOutOfTime, type RequestOptions, type TrackingApiClient } from '../sh
 import type { ReadOutcome } from './detection/advance';
 import { fixTime } from './detection/fixes';
 import { alertsTimeZone } from './detection/needs';
-import type { CountedDay, FixRead } from './detection/plan';
+import type { CountedDay, FixRead, TimeRange } from './detection/plan';
 import { selectDevices, type DeviceSelection } from './detection/selection';
 import type { DayCounts, DetectionSettings } from './detection/types';
 import type { Device, Location } from '../shared/wire';
@@ -23,12 +23,15 @@ export function requestsPerDevice(detection: DetectionSettings): number {
 	return alertsTimeZone(detection) === undefined ? 1 : 2;
 }
 
-/** `deadline`: epoch ms, the poll's time budget. A group that no longer exists is a configuration to fix. */
-export async function readDevices(node: INode, client: TrackingApiClient, selection: DeviceSelection, deadline?: number): Promise<Device[]> {
-	if (selection.by !== 'group') return selectDevices(await client.request('listDevices', { deadline }), selection);
+/** What a poll may spend: its time budget (`deadline`, epoch ms) and its API calls (Max Requests per Poll). */
+export type PollLimits = Pick<RequestOptions, 'deadline' | 'budget'>;
+
+/** A group that no longer exists is a configuration to fix. */
+export async function readDevices(node: INode, client: TrackingApiClient, selection: DeviceSelection, limits: PollLimits = {}): Promise<Device[]> {
+	if (selection.by !== 'group') return selectDevices(await client.request('listDevices', limits), selection);
 	const [devices, group] = await Promise.all([
-		client.request('listDevices', { deadline }),
-		client.find('getGroup', { params: { groupId: selection.groupId }, deadline }),
+		client.request('listDevices', limits),
+		client.find('getGroup', { params: { groupId: selection.groupId }, ...limits }),
 	]);
 	if (group === undefined) {
 		throw new NodeOperationError(node, `The group ${selection.groupId} chosen under Devices no longer exists: choose another`);
@@ -45,9 +48,11 @@ export interface ReadResults {
 
 /**
  * Every read runs; the client's pacer keeps them within the concurrency and rate settings. A read
- * not ended by `deadline` (epoch ms) is left out of the outcomes: not read this poll, as if not planned.
+ * not ended by the deadline (epoch ms), or refused a first call by the spent budget, is left out of
+ * the outcomes: not read this poll, as if not planned.
  */
-export async function readFixes(client: TrackingApiClient, reads: FixRead[], deadline = Infinity): Promise<ReadResults> {
+export async function readFixes(client: TrackingApiClient, reads: FixRead[], limits: PollLimits = {}): Promise<ReadResults> {
+	const deadline = limits.deadline ?? Infinity;
 	const outcomes = new Map<string, ReadOutcome>();
 	const sent = new Set<string>();
 	await withinDeadline(
@@ -55,12 +60,12 @@ export async function readFixes(client: TrackingApiClient, reads: FixRead[], dea
 			reads.map(async (read) => {
 				let outcome: ReadOutcome;
 				try {
-					const options = { deadline, onSent: () => sent.add(read.deviceId) };
-					const [fixes, notifications] = await Promise.all([
+					const options = { ...limits, onSent: () => sent.add(read.deviceId) };
+					const [{ fixes, ahead }, notifications] = await Promise.all([
 						readOne(client, read, options),
 						countDays(client, read.deviceId, read.days, options),
 					]);
-					outcome = notifications ? { ok: true, fixes, notifications } : { ok: true, fixes };
+					outcome = { ok: true, fixes, ...(notifications && { notifications }), ...(ahead !== undefined && { ahead }) };
 				} catch (error) {
 					outcome = { ok: false, error };
 				}
@@ -104,21 +109,34 @@ function untilDeadline(deadline: number, signal: AbortSignal): Promise<void> {
 	return sleepWithAbort ? sleepWithAbort(ms, signal).catch(() => undefined) : workflow.sleep(ms);
 }
 
-type ReadOptions = Pick<RequestOptions, 'deadline' | 'onSent'>;
+type ReadOptions = Pick<RequestOptions, 'deadline' | 'budget' | 'onSent'>;
 
-async function readOne(client: TrackingApiClient, read: FixRead, options: ReadOptions): Promise<Location[]> {
+async function readOne(client: TrackingApiClient, read: FixRead, options: ReadOptions): Promise<{ fixes: Location[]; ahead?: string }> {
 	const deviceId = read.deviceId;
 	// 404: the device never reported, or left the account since the list was read. Nothing to report.
 	if (read.kind === 'range') {
-		return (await client.find('getLocations', { params: { deviceId }, body: { from: read.from, to: read.to }, ...options })) ?? [];
+		return { fixes: (await client.find('getLocations', { params: { deviceId }, body: { from: read.from, to: read.to }, ...options })) ?? [] };
 	}
+	if (read.kind === 'recent') return { fixes: await newestInRange(client, deviceId, read.recent, options), ahead: read.ahead };
 	const last = await client.find('getLastLocation', { params: { deviceId }, ...options });
-	if (!last) return [];
-	const latest = Date.parse(read.recent.to);
-	if (!(fixTime(last) > latest)) return [last];
+	if (!last) return { fixes: [] };
+	if (!(fixTime(last) > Date.parse(read.recent.to))) return { fixes: [last] };
 	// The service keeps answering a fix dated far ahead (a clock glitch) as the last one: the real
-	// fixes are in the recent range, of which the newest is the device's last location.
-	const recent = (await client.find('getLocations', { params: { deviceId }, body: read.recent, ...options })) ?? [];
+	// fixes are in the recent range, of which the newest is the device's last location. Its date is
+	// kept, so later polls read the range alone; one the poll's limits leave no call for waits for them.
+	const ahead = String(last.dateTime);
+	try {
+		return { fixes: await newestInRange(client, deviceId, read.recent, options), ahead };
+	} catch (error) {
+		if (ranOutOfTime(error)) return { fixes: [], ahead };
+		throw error;
+	}
+}
+
+/** The newest fix of the range not dated after its end. */
+async function newestInRange(client: TrackingApiClient, deviceId: string, range: TimeRange, options: ReadOptions): Promise<Location[]> {
+	const latest = Date.parse(range.to);
+	const recent = (await client.find('getLocations', { params: { deviceId }, body: range, ...options })) ?? [];
 	const dated = recent.filter((fix) => typeof fix === 'object' && fix !== null && fixTime(fix) <= latest);
 	const newest = dated.reduce<Location | undefined>((best, fix) => (best === undefined || fixTime(fix) > fixTime(best) ? fix : best), undefined);
 	return newest ? [newest] : [];

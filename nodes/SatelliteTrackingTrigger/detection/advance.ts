@@ -27,8 +27,11 @@ import {
  */
 export const ABSENT_RETENTION_MS = 7 * DAY_MS;
 
-/** `notifications`: the counts of the read's `days`, when it had some. */
-export type ReadOutcome = { ok: true; fixes: Location[]; notifications?: DayCounts[] } | { ok: false; error: unknown };
+/**
+ * `notifications`: the counts of the read's `days`, when it had some. `ahead`: the service's last
+ * location is a glitch dated this far ahead (DeviceState.ahead).
+ */
+export type ReadOutcome = { ok: true; fixes: Location[]; notifications?: DayCounts[]; ahead?: string } | { ok: false; error: unknown };
 
 export interface PollOutcome {
 	events: TriggerEvent[];
@@ -70,7 +73,8 @@ export function advance(
 		const options = isNew ? { ...settings, emitCurrentState: true } : settings;
 		const detection = detectDeviceEvents(kept, device, outcome.fixes, options, now, outcome.notifications);
 		// The poll's time, not the range's end, which lies a day ahead for devices whose clock runs ahead.
-		next[device.id] = detection.state.fix ? detection.state : { ...detection.state, since: now.toISOString() };
+		const state = detection.state.fix ? detection.state : { ...detection.state, since: now.toISOString() };
+		next[device.id] = outcome.ahead === undefined ? state : { ...state, ahead: outcome.ahead };
 		events.push(...detection.events);
 		unreadable += detection.unreadable;
 	}

@@ -4,7 +4,7 @@
  * round robin), then round robin from where the previous poll stopped. Pure.
  */
 import { DAY_MS, dayOf, dayRange, nextDay } from '../../shared/zonedDay';
-import { FUTURE_TOLERANCE_MS } from './fixes';
+import { FUTURE_TOLERANCE_MS, isPlausiblyDated } from './fixes';
 import type { DeviceState, TriggerState } from './types';
 import { parseServiceTime } from '../../shared/validation';
 
@@ -19,14 +19,21 @@ export interface CountedDay {
 
 /**
  * `last`: the lastLocation call; when the service's last location is dated implausibly far ahead (a
- * glitch it keeps returning), the `recent` range is read instead for the newest plausible fix.
- * `range`: every fix from the newest one seen, through the date-range read. `days`
+ * glitch it keeps returning), the `recent` range is read too for the newest plausible fix, and from
+ * then on `recent` alone, the glitch's date kept as `ahead`: one call a poll, within Max Requests per
+ * Poll. `range`: every fix from the newest one seen, through the date-range read. `days`
  * (dailyLimitNear): the days whose alerts one more call reads and counts, oldest first.
  */
 export type FixRead = { deviceId: string; days?: CountedDay[] } & (
-	| { kind: 'last'; recent: { from: string; to: string } }
-	| { kind: 'range'; from: string; to: string }
+	| { kind: 'last'; recent: TimeRange }
+	| { kind: 'recent'; recent: TimeRange; ahead: string }
+	| ({ kind: 'range' } & TimeRange)
 );
+
+export interface TimeRange {
+	from: string;
+	to: string;
+}
 
 export interface ReadPlan {
 	reads: FixRead[];
@@ -121,7 +128,10 @@ function fixRead(deviceId: string, state: TriggerState, mode: ReadMode, now: Dat
 	if (mode === 'latestFix' || from === undefined) {
 		const seen = from === undefined ? NaN : parseServiceTime(from);
 		const recentFrom = Math.max(now.getTime() - DAY_MS, Number.isFinite(seen) ? seen : -Infinity);
-		return { deviceId, kind: 'last', recent: { from: new Date(Math.min(recentFrom, now.getTime())).toISOString(), to } };
+		const recent = { from: new Date(Math.min(recentFrom, now.getTime())).toISOString(), to };
+		const ahead = device?.ahead;
+		if (ahead !== undefined && !isPlausiblyDated({ dateTime: ahead }, now)) return { deviceId, kind: 'recent', recent, ahead };
+		return { deviceId, kind: 'last', recent };
 	}
 	// A device that had not reported at the last poll: every fix the service holds now arrived since,
 	// whatever its date. Read as far back as a fix's date may lag (a batch uploaded late, a clock

@@ -114,6 +114,12 @@ export interface DeviceState {
 	jump?: SeenFix;
 	/** When the device listing first left the device out (ISO time); absent while it is listed. */
 	absentSince?: string;
+	/**
+	 * Latest Fix: the `dateTime` of the last location the service keeps answering for the device, dated
+	 * implausibly far ahead (a clock glitch): the poll reads the recent range instead, one call, until
+	 * that date is no longer ahead.
+	 */
+	ahead?: string;
 }
 
 export const STATE_VERSION = 1;

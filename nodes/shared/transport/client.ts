@@ -43,6 +43,15 @@ export interface RequestOptions {
 	deadline?: number;
 	/** Called as the request goes out (each attempt), after any wait for the pacer. */
 	onSent?: () => void;
+	/**
+	 * API calls the caller may still make (a poll's Max Requests per Poll), shared by its requests and
+	 * taken by each attempt, retries included: none is sent once it is spent; the last failure stands.
+	 */
+	budget?: RequestBudget;
+}
+
+export interface RequestBudget {
+	remaining: number;
 }
 
 type Exchange = { answer: unknown } | { failure: RequestFailure; tokenUsed: TokenGeneration };
@@ -144,9 +153,10 @@ export class TrackingApiClient {
 		return error;
 	}
 
-	private async call(name: EndpointName, { params = {}, body, deadline = Infinity, onSent }: RequestOptions): Promise<Outcome> {
+	private async call(name: EndpointName, { params = {}, body, deadline = Infinity, onSent, budget }: RequestOptions): Promise<Outcome> {
 		const endpoint: Endpoint = ENDPOINTS[name];
 		const url = joinUrl(String(this.data.baseUrl ?? ''), fillPath(endpoint.path, params));
+		let previous: RequestFailure | undefined;
 		for (let attempt = 0; ; attempt++) {
 			const release = await this.pacer.acquire();
 			const remainingMs = deadline - Date.now();
@@ -154,6 +164,11 @@ export class TrackingApiClient {
 				release();
 				return { ok: false, failure: { message: "The poll's time budget (Max Poll Time) ran out before this request was sent", outOfTime: true } };
 			}
+			if (budget !== undefined && budget.remaining <= 0) {
+				release();
+				return { ok: false, failure: previous ?? { message: 'Max Requests per Poll was spent before this request was sent', outOfTime: true } };
+			}
+			if (budget !== undefined) budget.remaining--;
 			// n8n's durable scheduler abandons a poll that outlives its timeout: a stalled answer must
 			// not hold the poll for the whole Timeout setting once the budget has less left.
 			const timeoutMs = Math.min(this.timeoutMs, remainingMs);
@@ -177,8 +192,10 @@ export class TrackingApiClient {
 				}
 			}
 			const { failure } = exchange;
+			previous = failure;
 			if (failure.tokenExchangeFailed) {
 				// Nothing was sent, so any request may wait for the one more exchange allowed.
+				if (budget !== undefined) budget.remaining++;
 				if (isTokenRefusal(failure) || this.tokens.brokenForGood) return { ok: false, failure };
 				attempt--;
 				continue;

@@ -1,4 +1,4 @@
-export { TrackingApiClient, ranOutOfTime, type ClientOptions, type PathParams, type RequestContext, type RequestOptions } from './client';
+export { TrackingApiClient, ranOutOfTime, type ClientOptions, type PathParams, type RequestBudget, type RequestContext, type RequestOptions } from './client';
 export type { UsageCounters } from './envelope';
 export { requestToken, DEFAULT_TIMEOUT_SECONDS } from './token';
 export { MAX_RETRIES } from './retryPolicy';

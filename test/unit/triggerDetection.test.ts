@@ -77,9 +77,9 @@ describe('freshFixes', () => {
 			reported.push(...state.fresh.map((f) => f.latitude));
 		}
 		expect(reported).toEqual(burst.map((f) => f.latitude));
-		// The state stays one fixed-size digest, not a key per fix.
-		expect(state.keys).toBeUndefined();
-		expect(state.digest).toHaveLength(256);
+		// The state keeps the newest 20 fingerprints and how many share the timestamp, not a key per fix.
+		expect(state.keys).toHaveLength(20);
+		expect(state.count).toBe(25);
 		const late = fix(5, 0.5);
 		const withLate = freshFixes(state, [...burst, late]);
 		expect(withLate.fresh).toEqual([late]);
@@ -88,16 +88,46 @@ describe('freshFixes', () => {
 		const next = freshFixes(withLate, [...burst, late, fix(6, 1)]);
 		expect(next.fresh.map((f) => f.latitude)).toEqual([1]);
 		expect(next.keys).toHaveLength(1);
-		expect(next.digest).toBeUndefined();
+		expect(next.count).toBeUndefined();
 	});
 
-	it('keeps up to 20 fixes sharing a timestamp as keys, and folds them into the digest from the 21st', () => {
+	it('keeps up to 20 fixes sharing a timestamp as keys, and counts them from the 21st', () => {
 		const twenty = freshFixes({}, Array.from({ length: 20 }, (_, i) => fix(5, i)));
 		expect(twenty.keys).toHaveLength(20);
 		const more = freshFixes(twenty, [fix(5, 20)]);
 		expect(more.fresh.map((f) => f.latitude)).toEqual([20]);
-		expect(more.keys).toBeUndefined();
+		expect(more.count).toBe(1);
 		expect(freshFixes(more, Array.from({ length: 21 }, (_, i) => fix(5, i))).fresh).toEqual([]);
+	});
+
+	it('400 readings at one timestamp (a day and more of a tracker without a GPS lock), one at a time (Latest Fix) or as a growing series (Every Fix): each new once', () => {
+		const readings = Array.from({ length: 400 }, (_, i) => fix(5, 10 + i / 10_000));
+		let latest = freshFixes({}, [readings[0]], undefined, true);
+		let every = latest;
+		const fromLatest: number[] = [];
+		const fromEvery: number[] = [];
+		for (let i = 1; i < readings.length; i++) {
+			latest = freshFixes(latest, [readings[i]], undefined, true);
+			every = freshFixes(every, readings.slice(0, i + 1), undefined, true);
+			fromLatest.push(...latest.fresh.map((f) => f.latitude));
+			fromEvery.push(...every.fresh.map((f) => f.latitude));
+			// Read again: nothing new.
+			expect(freshFixes(latest, [readings[i]], undefined, true).fresh).toEqual([]);
+		}
+		expect(fromLatest).toEqual(readings.slice(1).map((f) => f.latitude));
+		expect(fromEvery).toEqual(readings.slice(1).map((f) => f.latitude));
+		expect(JSON.stringify(every).length).toBeLessThan(JSON.stringify(readings).length);
+	});
+
+	it('a state saved with the Bloom digest is read until the timestamp moves on', () => {
+		const digest = '0'.repeat(256);
+		const legacy = { fix: { at: iso(5), lat: 0, lon: 1 }, digest };
+		expect(freshFixes(legacy, [fix(5, 3)]).fresh.map((f) => f.latitude)).toEqual([3]);
+		const full = { ...legacy, digest: 'f'.repeat(256) };
+		expect(freshFixes(full, [fix(5, 3)]).fresh).toEqual([]);
+		const moved = freshFixes(full, [fix(6, 4)]);
+		expect(moved.fresh.map((f) => f.latitude)).toEqual([4]);
+		expect(moved.digest).toBeUndefined();
 	});
 
 	it('ignores fixes without a usable time or position', () => {

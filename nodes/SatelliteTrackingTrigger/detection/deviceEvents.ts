@@ -31,7 +31,7 @@ export function detectDeviceEvents(
 	notifications?: DayCounts[],
 ): DeviceDetection {
 	const known = previous ?? {};
-	const { fresh, readings, newest, fix, keys, digest, unreadable } = freshFixes(known, fetched, now, readsTelemetry(settings));
+	const { fresh, readings, newest, fix, keys, count, digest, unreadable } = freshFixes(known, fetched, now, readsTelemetry(settings));
 	const position = known.pos ?? known.fix;
 	const { positions, last, suspect } = plausiblePositions(fresh, position, known.jump);
 	const observation: Observation = {
@@ -46,7 +46,7 @@ export function detectDeviceEvents(
 		notifications,
 	};
 	const pos = last && fix && (last.at !== fix.at || last.lat !== fix.lat || last.lon !== fix.lon) ? last : undefined;
-	const state: DeviceState = { fix, keys, digest, since: fix ? undefined : known.since, pos, jump: suspect };
+	const state: DeviceState = { fix, keys, count, digest, since: fix ? undefined : known.since, pos, jump: suspect };
 	const events: TriggerEvent[] = [];
 	for (const { detector, events: reported } of DETECTORS) {
 		if (!reported.some((kind) => settings.events.includes(kind))) continue;

@@ -8,16 +8,11 @@ import { LOCATION_BOOLEAN_LIST_FIELDS, LOCATION_NUMBER_FIELDS, type Location } f
 import type { DeviceState, FixPosition, NumericFixField, SeenFix } from './types';
 import { parseServiceTime } from '../../shared/validation';
 
-/** Fingerprints at the newest timestamp are kept one by one up to this many: the usual case, exact and small. */
-const MAX_KEYS = 20;
 /**
- * Beyond MAX_KEYS they are folded into a bit set of this size (a Bloom filter, 256 hex digits in
- * state): a fix it holds is never new again, however many share the timestamp; a fix arriving later
- * with that very timestamp is taken for seen by mistake about once in 400,000 at 25 fixes there,
- * once in 6,000 at 50 and once in 140 at 100.
+ * Fingerprints at the newest timestamp kept one by one: all of them up to this many, the usual case,
+ * exact and small. Past it, the newest this many, and how many records share the timestamp.
  */
-const DIGEST_BITS = 1024;
-const DIGEST_PROBES = 7;
+const MAX_KEYS = 20;
 
 export const MINUTE_MS = 60_000;
 
@@ -94,22 +89,23 @@ export interface FreshFixes {
 	readings: Location[];
 	/** The newest fix fetched, when it is not older than the newest processed one. */
 	newest?: Location;
-	/** The state's `fix`, and `keys` or `digest`, after these fixes. */
+	/** The state's `fix`, `keys` and `count` (or a legacy `digest`) after these fixes. */
 	fix?: SeenFix;
 	keys?: string[];
+	count?: number;
 	digest?: string;
 	/** Records fetched that are no fix at all (no readable time, no numeric position): skipped. */
 	unreadable: number;
 }
 
-type SeenAtNewest = Pick<DeviceState, 'keys' | 'digest'>;
+type SeenAtNewest = Pick<DeviceState, 'keys' | 'count' | 'digest'>;
 
 /**
  * `now`: the poll's time; fixes dated more than a day after it are left out. `telemetry`: records
  * differing only in telemetry are told apart (`readsTelemetry` in needs.ts).
  */
 export function freshFixes(
-	previous: Pick<DeviceState, 'fix' | 'keys' | 'digest'>,
+	previous: Pick<DeviceState, 'fix' | 'keys' | 'count' | 'digest'>,
 	fetched: Location[],
 	now?: Date,
 	telemetry = false,
@@ -122,15 +118,18 @@ export function freshFixes(
 		.sort((a, b) => a.time - b.time || a.index - b.index)
 		.map(({ fix }) => fix);
 	const seenAt = previous.fix ? parseServiceTime(previous.fix.at) : -Infinity;
-	const seen: SeenAtNewest = { keys: previous.keys, digest: previous.digest };
+	const seen: SeenAtNewest = { keys: previous.keys, count: previous.count, digest: previous.digest };
+	const seenByPosition = processedInOrder(seen, sorted.filter((fix) => fixTime(fix) === seenAt).length);
 	const taken = new Set<string>();
 	const fresh: Location[] = [];
 	const readings: Location[] = [];
+	let atSeen = 0;
 	for (const fix of sorted) {
 		const time = fixTime(fix);
 		const base = fixKey(fix);
 		const key = telemetry ? fixKey(fix, true) : base;
-		if (time < seenAt || (time === seenAt && isSeen(seen, key)) || taken.has(key)) continue;
+		const position = time === seenAt ? atSeen++ : -1;
+		if (time < seenAt || (time === seenAt && (position < seenByPosition || isSeen(seen, key))) || taken.has(key)) continue;
 		const repeat = (time === seenAt && isSeen(seen, base)) || taken.has(base);
 		taken.add(key).add(base);
 		readings.push(fix);
@@ -141,11 +140,23 @@ export function freshFixes(
 	if (readings.length === 0) return { fresh, readings, newest, fix: previous.fix, ...seen, unreadable };
 	const last = readings[readings.length - 1];
 	const lastTime = fixTime(last);
+	const atLast = sorted.filter((fix) => fixTime(fix) === lastTime);
 	// With telemetry both fingerprints of each: the repeat of a fix is then known across polls too.
 	const added = readings
 		.filter((fix) => fixTime(fix) === lastTime)
 		.flatMap((fix) => (telemetry ? [fixKey(fix), fixKey(fix, true)] : [fixKey(fix)]));
-	return { fresh, readings, newest, fix: toSeenFix(last), ...withSeen(lastTime === seenAt ? seen : {}, added), unreadable };
+	const before = lastTime === seenAt ? seen : {};
+	return { fresh, readings, newest, fix: toSeenFix(last), ...withSeen(before, added, atLast.length), unreadable };
+}
+
+/**
+ * How many records at the newest timestamp seen are taken as processed by their place in the
+ * service's answer: when more than MAX_KEYS share it, state keeps only the newest fingerprints, and
+ * a read of the whole series (Every Fix) gives the ones processed first, in the service's order,
+ * the new ones after them. A single record (Latest Fix) is told by its fingerprint.
+ */
+function processedInOrder(seen: SeenAtNewest, recordsAtSeen: number): number {
+	return seen.count !== undefined && recordsAtSeen >= 2 && recordsAtSeen >= seen.count ? seen.count : 0;
 }
 
 /** Not dated more than FUTURE_TOLERANCE_MS after `now`: a later date is a clock glitch. */
@@ -155,29 +166,30 @@ export function isPlausiblyDated(fix: { dateTime: unknown }, now?: Date): boolea
 
 function isSeen(seen: SeenAtNewest, key: string): boolean {
 	if (seen.keys?.includes(key)) return true;
-	if (seen.digest === undefined) return false;
-	const bits = unpack(seen.digest);
-	return probes(key).every((bit) => (bits[bit >>> 5] & (1 << (bit & 31))) !== 0);
+	return seen.digest !== undefined && inLegacyDigest(seen.digest, key);
 }
 
-/** The fingerprints one by one while they are few; past MAX_KEYS, all of them in the digest. */
-function withSeen(seen: SeenAtNewest, added: string[]): SeenAtNewest {
-	const keys = [...new Set([...(seen.keys ?? []), ...added])];
-	if (seen.digest === undefined && keys.length <= MAX_KEYS) return { keys };
-	const bits = seen.digest === undefined ? new Uint32Array(DIGEST_BITS / 32) : unpack(seen.digest);
-	for (const key of keys) for (const bit of probes(key)) bits[bit >>> 5] |= 1 << (bit & 31);
-	return { digest: [...bits].map((word) => word.toString(16).padStart(8, '0')).join('') };
+/**
+ * The fingerprints one by one while they are few; past MAX_KEYS, the newest of them and how many
+ * records share the timestamp in this read (`recordsAtLast`: the whole series, in Every Fix).
+ */
+function withSeen(seen: SeenAtNewest, added: string[], recordsAtLast: number): SeenAtNewest {
+	const newest = [...new Set(added)];
+	const keys = [...(seen.keys ?? []).filter((key) => !newest.includes(key)), ...newest];
+	if (seen.count === undefined && seen.digest === undefined && keys.length <= MAX_KEYS) return { keys };
+	return { keys: keys.slice(-MAX_KEYS), count: recordsAtLast };
 }
 
-/** The digest's bits for a key, by double hashing. */
-function probes(key: string): number[] {
+/**
+ * States saved before the count replaced it folded fingerprints past MAX_KEYS into a 1,024-bit
+ * Bloom filter, which filled up after a few hundred readings at one timestamp (a tracker without a
+ * GPS lock) and took every new reading for seen. Read, never written, until the timestamp moves on.
+ */
+function inLegacyDigest(digest: string, key: string): boolean {
 	const first = hash32(key);
 	const step = (hash32(`${key}#`) | 1) >>> 0;
-	return Array.from({ length: DIGEST_PROBES }, (_, i) => (first + i * step) % DIGEST_BITS);
-}
-
-function unpack(digest: string): Uint32Array {
-	const bits = new Uint32Array(DIGEST_BITS / 32);
-	for (let word = 0; word < bits.length; word++) bits[word] = parseInt(digest.slice(word * 8, word * 8 + 8), 16) || 0;
-	return bits;
+	return Array.from({ length: 7 }, (_, i) => (first + i * step) % 1024).every((bit) => {
+		const word = parseInt(digest.slice((bit >>> 5) * 8, (bit >>> 5) * 8 + 8), 16) || 0;
+		return (word & (1 << (bit & 31))) !== 0;
+	});
 }

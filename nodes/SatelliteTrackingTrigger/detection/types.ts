@@ -102,9 +102,11 @@ export interface SeenFix {
 export interface DeviceState {
 	/** The newest fix processed. */
 	fix?: SeenFix;
-	/** Fingerprints of the processed fixes dated exactly `fix.at`: equal timestamps are not duplicates. */
+	/** Fingerprints of the processed fixes dated exactly `fix.at` (the newest 20 when more share it): equal timestamps are not duplicates. */
 	keys?: string[];
-	/** In place of `keys` when more than 20 fixes share `fix.at`: all their fingerprints in a fixed-size bit set. */
+	/** When more than 20 records share `fix.at`: how many, the ones processed first in the service's order. */
+	count?: number;
+	/** States saved before `count`: the fingerprints past 20 in a Bloom filter; read until `fix.at` moves on, never written. */
 	digest?: string;
 	/** Every-fix mode, for a device that has not reported yet: read its fixes from here on. */
 	since?: string;

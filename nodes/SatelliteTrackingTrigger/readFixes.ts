@@ -65,7 +65,8 @@ export async function readFixes(client: TrackingApiClient, reads: FixRead[], lim
 						readOne(client, read, options),
 						countDays(client, read.deviceId, read.days, options),
 					]);
-					outcome = { ok: true, fixes, ...(notifications && { notifications }), ...(ahead !== undefined && { ahead }) };
+					const coveredFrom = read.kind === 'range' ? Date.parse(read.from) : undefined;
+					outcome = { ok: true, fixes, ...(notifications && { notifications }), ...(ahead !== undefined && { ahead }), ...(coveredFrom !== undefined && { coveredFrom }) };
 				} catch (error) {
 					outcome = { ok: false, error };
 				}

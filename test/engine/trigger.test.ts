@@ -209,7 +209,8 @@ describe('Satellite Tracking Trigger', () => {
 					route: 'POST /api/devices/{deviceId}/locations',
 					deviceId: 'van-7',
 					// From the newest fix seen to now (the fake clock runs on by a few milliseconds).
-					body: { from: new Date(T0 - 10 * MINUTE).toISOString(), to: expect.stringMatching(/^2026-05-05T08:05:00\.\d{3}Z$/) },
+					// From the late window (30 minutes) before the newest fix seen.
+					body: { from: new Date(T0 - 40 * MINUTE).toISOString(), to: expect.stringMatching(/^2026-05-05T08:05:00\.\d{3}Z$/) },
 				},
 			]);
 			// Latest-fix mode sees only the newest fix: outside, as before.

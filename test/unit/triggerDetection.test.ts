@@ -130,6 +130,20 @@ describe('freshFixes', () => {
 		expect(moved.digest).toBeUndefined();
 	});
 
+	it('tells a fix uploaded late, within the window before the newest one, from the fixes the last range read held: once', () => {
+		// A range read from minute -30 held fixes at 1 and 4; the newest processed is 4.
+		const read = freshFixes({}, [fix(1, 1), fix(4, 4)], undefined, false, Date.parse(iso(-30)));
+		expect(read.seenTimes).toEqual([-3 * 60_000]);
+		const late = fix(2, 2, 0, { alertTexts: ['SOS'] });
+		const next = freshFixes(read, [fix(1, 1), late, fix(4, 4), fix(6, 6)], undefined, false, Date.parse(iso(-26)));
+		expect(next.late).toEqual([late]);
+		expect(next.fresh.map((f) => f.latitude)).toEqual([6]);
+		expect(freshFixes(next, [fix(1, 1), late, fix(4, 4), fix(6, 6)], undefined, false, Date.parse(iso(-24))).late).toEqual([]);
+		// Before where the last read began, or without one (a state saved before, a last-location read): not late.
+		expect(freshFixes({ ...read, seenSince: iso(3) }, [late, fix(4, 4)]).late).toEqual([]);
+		expect(freshFixes({ fix: read.fix }, [late, fix(4, 4)]).late).toEqual([]);
+	});
+
 	it('ignores fixes without a usable time or position', () => {
 		const broken = [{ dateTime: 'yesterday', latitude: 1, longitude: 1 }, { dateTime: iso(1), latitude: Number.NaN, longitude: 0 }];
 		expect(freshFixes({}, broken as Location[]).fresh).toEqual([]);

@@ -110,14 +110,14 @@ describe('planReads', () => {
 			{ deviceId: 'd02', kind: 'last', recent: { from: iso(-24 * 60), to: dayAhead } },
 		]);
 	});
-	it('reads from the newest fix seen to a day ahead in Every-fix mode; a new device gets its baseline from its last fix', () => {
+	it('reads from the late window before the newest fix seen to a day ahead in Every-fix mode; a new device gets its baseline from its last fix', () => {
 		expect(planReads(ids(4), state, 'everyFix', Infinity, now).reads).toEqual([
-			{ deviceId: 'd00', kind: 'range', from: iso(-5), to: dayAhead },
+			{ deviceId: 'd00', kind: 'range', from: iso(-5 - 30), to: dayAhead },
 			// Not reported at the last poll: a day back from it, as late as a fix may arrive (a batch uploaded late, a clock behind).
 			{ deviceId: 'd01', kind: 'range', from: iso(-3 - 24 * 60), to: dayAhead },
 			{ deviceId: 'd02', kind: 'last', recent: { from: iso(-24 * 60), to: dayAhead } },
 			// A device whose clock runs ahead is read up to its newest fixes, not held back until real time catches up.
-			{ deviceId: 'd03', kind: 'range', from: iso(5), to: dayAhead },
+			{ deviceId: 'd03', kind: 'range', from: iso(5 - 30), to: dayAhead },
 		]);
 	});
 });

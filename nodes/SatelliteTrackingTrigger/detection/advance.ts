@@ -29,9 +29,9 @@ export const ABSENT_RETENTION_MS = 7 * DAY_MS;
 
 /**
  * `notifications`: the counts of the read's `days`, when it had some. `ahead`: the service's last
- * location is a glitch dated this far ahead (DeviceState.ahead).
+ * location is a glitch dated this far ahead (DeviceState.ahead). `coveredFrom`: where a range read began.
  */
-export type ReadOutcome = { ok: true; fixes: Location[]; notifications?: DayCounts[]; ahead?: string } | { ok: false; error: unknown };
+export type ReadOutcome = { ok: true; fixes: Location[]; notifications?: DayCounts[]; ahead?: string; coveredFrom?: number } | { ok: false; error: unknown };
 
 export interface PollOutcome {
 	events: TriggerEvent[];
@@ -71,7 +71,7 @@ export function advance(
 		}
 		const isNew = kept === undefined && !baseline;
 		const options = isNew ? { ...settings, emitCurrentState: true } : settings;
-		const detection = detectDeviceEvents(kept, device, outcome.fixes, options, now, outcome.notifications);
+		const detection = detectDeviceEvents(kept, device, outcome.fixes, options, now, outcome.notifications, outcome.coveredFrom);
 		// The poll's time, not the range's end, which lies a day ahead for devices whose clock runs ahead.
 		const state = detection.state.fix ? detection.state : { ...detection.state, since: now.toISOString() };
 		next[device.id] = outcome.ahead === undefined ? state : { ...state, ahead: outcome.ahead };

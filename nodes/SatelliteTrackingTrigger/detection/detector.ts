@@ -22,6 +22,11 @@ export interface Observation {
 	 * fix's time and position with new telemetry (a tracker without a GPS lock). Oldest first.
 	 */
 	readings: Location[];
+	/**
+	 * Fixes dated before the newest one processed, within the late window (fixes.ts), that Every Fix
+	 * reads for the first time: uploaded late. Never positions or readings; their alerts are news.
+	 */
+	late: Location[];
 	/** The newest fix processed before this poll. */
 	previous?: SeenFix;
 	/** `fresh` without the fixes that are no position (positions.ts): what moves the device and crosses geofences. */

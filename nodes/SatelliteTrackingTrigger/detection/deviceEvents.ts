@@ -20,7 +20,8 @@ export interface DeviceDetection {
 /**
  * `previous` undefined means the device is new to the trigger: its state is recorded as the
  * baseline and nothing is reported, unless the settings ask for the current state. `notifications`:
- * the days' e-mail and SMS counts, when the device's alerts were read this poll.
+ * the days' e-mail and SMS counts, when the device's alerts were read this poll; `coveredFrom`: where
+ * a range read of the fixes began (freshFixes).
  */
 export function detectDeviceEvents(
 	previous: DeviceState | undefined,
@@ -29,15 +30,17 @@ export function detectDeviceEvents(
 	settings: DetectionSettings,
 	now: Date,
 	notifications?: DayCounts[],
+	coveredFrom?: number,
 ): DeviceDetection {
 	const known = previous ?? {};
-	const { fresh, readings, newest, fix, keys, count, digest, unreadable } = freshFixes(known, fetched, now, readsTelemetry(settings));
+	const { fresh, readings, late, newest, fix, keys, count, digest, seenSince, seenTimes, unreadable } = freshFixes(known, fetched, now, readsTelemetry(settings), coveredFrom);
 	const position = known.pos ?? known.fix;
 	const { positions, last, suspect } = plausiblePositions(fresh, position, known.jump);
 	const observation: Observation = {
 		device,
 		fresh,
 		readings,
+		late,
 		positions,
 		position,
 		previous: known.fix,
@@ -46,7 +49,7 @@ export function detectDeviceEvents(
 		notifications,
 	};
 	const pos = last && fix && (last.at !== fix.at || last.lat !== fix.lat || last.lon !== fix.lon) ? last : undefined;
-	const state: DeviceState = { fix, keys, count, digest, since: fix ? undefined : known.since, pos, jump: suspect };
+	const state: DeviceState = { fix, keys, count, digest, seenSince, seenTimes, since: fix ? undefined : known.since, pos, jump: suspect };
 	const events: TriggerEvent[] = [];
 	for (const { detector, events: reported } of DETECTORS) {
 		if (!reported.some((kind) => settings.events.includes(kind))) continue;

@@ -24,6 +24,13 @@ export const MINUTE_MS = 60_000;
  */
 export const FUTURE_TOLERANCE_MS = 24 * 60 * MINUTE_MS;
 
+/**
+ * Every Fix reads this far back before the newest fix processed: a fix buffered by the device and
+ * uploaded after a newer one (out of coverage, a queue on the device) that is dated within it is
+ * still reported once, as a late fix, for its alerts.
+ */
+export const LATE_FIX_WINDOW_MS = 30 * MINUTE_MS;
+
 export function fixTime(fix: { dateTime: unknown }): number {
 	return parseServiceTime(fix.dateTime);
 }
@@ -89,11 +96,15 @@ export interface FreshFixes {
 	readings: Location[];
 	/** The newest fix fetched, when it is not older than the newest processed one. */
 	newest?: Location;
-	/** The state's `fix`, `keys` and `count` (or a legacy `digest`) after these fixes. */
+	/** Fixes dated before the newest one processed, within LATE_FIX_WINDOW_MS of it, never read before: uploaded late. Oldest first. */
+	late: Location[];
+	/** The state's `fix`, `keys` and `count` (or a legacy `digest`), `seenSince` and `seenTimes` after these fixes. */
 	fix?: SeenFix;
 	keys?: string[];
 	count?: number;
 	digest?: string;
+	seenSince?: string;
+	seenTimes?: number[];
 	/** Records fetched that are no fix at all (no readable time, no numeric position): skipped. */
 	unreadable: number;
 }
@@ -102,13 +113,16 @@ type SeenAtNewest = Pick<DeviceState, 'keys' | 'count' | 'digest'>;
 
 /**
  * `now`: the poll's time; fixes dated more than a day after it are left out. `telemetry`: records
- * differing only in telemetry are told apart (`readsTelemetry` in needs.ts).
+ * differing only in telemetry are told apart (`readsTelemetry` in needs.ts). `coveredFrom` (epoch
+ * ms): the fetched fixes are every one the service holds from then on (a range read), so what the
+ * window before the newest fix holds is known and a later read tells the fixes uploaded late.
  */
 export function freshFixes(
-	previous: Pick<DeviceState, 'fix' | 'keys' | 'count' | 'digest'>,
+	previous: Pick<DeviceState, 'fix' | 'keys' | 'count' | 'digest' | 'seenSince' | 'seenTimes'>,
 	fetched: Location[],
 	now?: Date,
 	telemetry = false,
+	coveredFrom?: number,
 ): FreshFixes {
 	const usable = fetched.filter(isUsable);
 	const unreadable = fetched.length - usable.length;
@@ -123,6 +137,7 @@ export function freshFixes(
 	const taken = new Set<string>();
 	const fresh: Location[] = [];
 	const readings: Location[] = [];
+	const late = lateFixes(previous, sorted, seenAt);
 	let atSeen = 0;
 	for (const fix of sorted) {
 		const time = fixTime(fix);
@@ -137,7 +152,10 @@ export function freshFixes(
 	}
 	const candidate = sorted[sorted.length - 1];
 	const newest = candidate && fixTime(candidate) >= seenAt ? candidate : undefined;
-	if (readings.length === 0) return { fresh, readings, newest, fix: previous.fix, ...seen, unreadable };
+	if (readings.length === 0) {
+		const window = previous.fix ? seenWindow(sorted, seenAt, coveredFrom) : {};
+		return { fresh, readings, late, newest, fix: previous.fix, ...seen, ...window, unreadable };
+	}
 	const last = readings[readings.length - 1];
 	const lastTime = fixTime(last);
 	const atLast = sorted.filter((fix) => fixTime(fix) === lastTime);
@@ -146,7 +164,36 @@ export function freshFixes(
 		.filter((fix) => fixTime(fix) === lastTime)
 		.flatMap((fix) => (telemetry ? [fixKey(fix), fixKey(fix, true)] : [fixKey(fix)]));
 	const before = lastTime === seenAt ? seen : {};
-	return { fresh, readings, newest, fix: toSeenFix(last), ...withSeen(before, added, atLast.length), unreadable };
+	const window = seenWindow(sorted, lastTime, coveredFrom);
+	return { fresh, readings, late, newest, fix: toSeenFix(last), ...withSeen(before, added, atLast.length), ...window, unreadable };
+}
+
+/**
+ * The fixes dated in the late window before the newest processed one (from where the last range
+ * read began) that that read did not hold: uploaded since. One per timestamp, oldest first.
+ */
+function lateFixes(previous: Pick<DeviceState, 'seenSince' | 'seenTimes'>, sorted: Location[], seenAt: number): Location[] {
+	if (previous.seenSince === undefined) return [];
+	const from = Math.max(parseServiceTime(previous.seenSince), seenAt - LATE_FIX_WINDOW_MS);
+	const held = new Set((previous.seenTimes ?? []).map((offset) => seenAt + offset));
+	return sorted.filter((fix) => {
+		const time = fixTime(fix);
+		if (time < from || time >= seenAt || held.has(time)) return false;
+		held.add(time);
+		return true;
+	});
+}
+
+/**
+ * What the late window before `newestAt` holds after a range read from `coveredFrom`: where the
+ * read began, and the times of its fixes in the window (ms before `newestAt`). Nothing without a
+ * range read: a last-location read says nothing of the fixes before it.
+ */
+function seenWindow(sorted: Location[], newestAt: number, coveredFrom?: number): Pick<FreshFixes, 'seenSince' | 'seenTimes'> {
+	if (coveredFrom === undefined || !Number.isFinite(newestAt)) return {};
+	const from = Math.max(coveredFrom, newestAt - LATE_FIX_WINDOW_MS);
+	const times = [...new Set(sorted.map(fixTime).filter((time) => time >= from && time < newestAt))];
+	return { seenSince: new Date(coveredFrom).toISOString(), seenTimes: times.length > 0 ? times.map((time) => time - newestAt) : undefined };
 }
 
 /**

@@ -4,7 +4,7 @@
  * round robin), then round robin from where the previous poll stopped. Pure.
  */
 import { DAY_MS, dayOf, dayRange, nextDay } from '../../shared/zonedDay';
-import { FUTURE_TOLERANCE_MS, isPlausiblyDated } from './fixes';
+import { FUTURE_TOLERANCE_MS, isPlausiblyDated, LATE_FIX_WINDOW_MS } from './fixes';
 import type { DeviceState, TriggerState } from './types';
 import { parseServiceTime } from '../../shared/validation';
 
@@ -139,5 +139,7 @@ function fixRead(deviceId: string, state: TriggerState, mode: ReadMode, now: Dat
 	// behind, was never reported (the red team, issue 21).
 	const since = parseServiceTime(from);
 	if (device?.fix === undefined && Number.isFinite(since)) return { deviceId, kind: 'range', from: new Date(since - FUTURE_TOLERANCE_MS).toISOString(), to };
-	return { deviceId, kind: 'range', from, to };
+	// From the late window before the newest fix processed: fixes uploaded after a newer one are read too.
+	if (!Number.isFinite(since)) return { deviceId, kind: 'range', from, to };
+	return { deviceId, kind: 'range', from: new Date(since - LATE_FIX_WINDOW_MS).toISOString(), to };
 }

@@ -26,8 +26,8 @@ export function sampleEvents(
 	});
 	const real = read.flatMap(({ device, fixes, notifications }) => detectDeviceEvents(undefined, device, fixes, current, now, notifications).events);
 	const observations = read.map(({ device, fixes, notifications }): Observation => {
-		const { fresh, readings, newest } = freshFixes({}, fixes, now);
-		return { device, fresh, readings, positions: plausiblePositions(fresh, undefined).positions, newest, now, notifications };
+		const { fresh, readings, late, newest } = freshFixes({}, fixes, now);
+		return { device, fresh, readings, late, positions: plausiblePositions(fresh, undefined).positions, newest, now, notifications };
 	});
 	const source = newestObservation(observations);
 	if (!source) return real;

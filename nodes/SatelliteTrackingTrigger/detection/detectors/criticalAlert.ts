@@ -48,7 +48,8 @@ export const criticalAlert: Detector = {
 		alertNames: read.check('Alert Names', toTextList(read.parameter('alertNames', []))),
 	}),
 	detect(observation, _previous, settings) {
-		const events = observation.fresh.flatMap((fix) => {
+		// A fix uploaded late still raised its alerts (an SOS buffered out of coverage).
+		const events = [...observation.late, ...observation.fresh].flatMap((fix) => {
 			const alerts = matchingAlerts(fix, settings.alertFilter, settings.alertNames ?? []);
 			return alerts ? [deviceEvent('criticalAlert', observation, fix, { alerts })] : [];
 		});

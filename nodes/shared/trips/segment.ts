@@ -59,7 +59,8 @@ export interface Anchor {
 	count: number;
 }
 
-export type Skipped = FixProblem | 'out of order';
+/** `repeat`: the same time and position as the last fix accepted or refused (a record sent twice). */
+export type Skipped = FixProblem | 'out of order' | 'repeat';
 
 export interface Advance {
 	/** Segments closed by this fix, oldest first. */
@@ -136,6 +137,10 @@ export function advanceTo(state: SegmenterState, point: TrackPoint | FixProblem,
 		return { closed: [], accepted: [point] };
 	}
 	if (point.at < previous.at) return { closed: [], accepted: [], skipped: 'out of order' };
+	// A record sent twice is one fix: taken twice it would weigh the stop's anchor, end a trip at
+	// the repeat, or (a glitch repeated) count as a second fix agreeing with the refused one. The
+	// trigger never sees repeats (fixes.ts drops them), so Get Trips must not either.
+	if (isRepeat(previous, point) || (state.suspect && isRepeat(state.suspect, point))) return { closed: [], accepted: [], skipped: 'repeat' };
 	if (isImpossibleJump(previous, point)) {
 		// A glitch comes back; a device really moved elsewhere (towed, or the earlier fix was the bad
 		// one) goes on from the new place: a second fix that agrees with the refused one settles it.
@@ -152,6 +157,9 @@ export function advanceTo(state: SegmenterState, point: TrackPoint | FixProblem,
 	state.suspect = undefined;
 	return { closed: step(state, previous, point, settings), accepted: [point] };
 }
+
+const isRepeat = (earlier: TrackPoint, point: TrackPoint) =>
+	point.at === earlier.at && point.latitude === earlier.latitude && point.longitude === earlier.longitude;
 
 function begin(state: SegmenterState, point: TrackPoint): void {
 	state.mode = 'stop';

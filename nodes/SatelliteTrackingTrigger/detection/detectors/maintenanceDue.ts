@@ -19,7 +19,10 @@ declare module '../types' {
 		service?: ServiceInterval;
 	}
 	interface DeviceState {
-		/** maintenanceDue: the odometer of the newest fix that carried one, and the last service mark reported. */
+		/**
+		 * maintenanceDue: the highest odometer seen (a reading below it, stale or glitched, passes no
+		 * mark until the odometer is past it again), and the last service mark reported.
+		 */
 		odometer?: number;
 		serviceDueKm?: number;
 	}
@@ -36,7 +39,9 @@ const marksPassed = (odometer: number, service: ServiceInterval) => Math.max(0, 
  * The odometer (`milleage`, taken as km: the unit the vendor's app shows) passing a service mark,
  * Service Start + n × Service Interval: reported once per mark, at the first fix past it. An odometer
  * that jumps several marks at once reports the highest; one that goes back (a reset, a glitch) and
- * forward again never reports a mark twice. The first odometer seen is the baseline.
+ * forward again never reports a mark twice. The first odometer seen is the baseline, and the
+ * marks count up from the highest one seen since: a reading below it (a record without the CAN
+ * data, which the API sends as 0, or a stale one) and the odometer back again pass no mark.
  */
 export const maintenanceDue: Detector = {
 	properties: [
@@ -73,14 +78,15 @@ export const maintenanceDue: Detector = {
 		let { odometer, serviceDueKm } = previous;
 		for (const fix of observation.readings) {
 			const reading = numericValue(fix, 'milleage');
-			if (reading === undefined) continue;
+			// 0 is what the API sends for a device without an odometer, or a record without it.
+			if (reading === undefined || reading <= 0) continue;
 			const passed = marksPassed(reading, service);
 			const mark = service.startKm + passed * service.intervalKm;
 			if (odometer !== undefined && passed > marksPassed(odometer, service) && mark > (serviceDueKm ?? -Infinity)) {
 				events.push(deviceEvent('maintenanceDue', observation, fix, { milleage: reading, serviceDueKm: mark }, [mark]));
 				serviceDueKm = mark;
 			}
-			odometer = reading;
+			odometer = odometer === undefined ? reading : Math.max(odometer, reading);
 		}
 		return { events, state: { odometer, serviceDueKm } };
 	},

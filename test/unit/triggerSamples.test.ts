@@ -78,12 +78,19 @@ function contradictions(event: TriggerEvent, settings: DetectionSettings, now: D
 		case 'tripStarted':
 		case 'tripEnded': {
 			const trip = event.trip!;
-			if (!(trip.distanceKm! * 1000 >= settings.trip!.minTripDistanceMeters)) problems.push(`a trip of ${trip.distanceKm} km is shorter than Min Trip Distance`);
+			const { minTripDistanceMeters, minStopMinutes, movingSpeed } = settings.trip!;
+			if (!(trip.distanceKm! * 1000 >= minTripDistanceMeters)) problems.push(`a trip of ${trip.distanceKm} km is shorter than Min Trip Distance`);
 			if (!(trip.durationMinutes > 0) || Date.parse(trip.end.dateTime) > now.getTime()) problems.push('the trip does not end by now, after its start');
+			const moving = (location?.speed ?? 0) >= movingSpeed;
+			if (event.event === 'tripStarted' && !moving) problems.push('a trip just confirmed, standing');
+			if (event.event === 'tripEnded' && (moving || minutesSince(trip.end.dateTime) - minutesSince(location!.dateTime) < minStopMinutes)) {
+				problems.push('a trip ended less than Min Stop Minutes before, or still moving');
+			}
 			break;
 		}
 		case 'idling':
 			if (!(event.idleMinutes! >= settings.idleMinutes!)) problems.push(`idled ${event.idleMinutes} min`);
+			if (!((location?.rpm ?? 0) > 0) || (location?.speed ?? 0) >= settings.trip!.movingSpeed) problems.push('idling without the engine running, or moving');
 			break;
 		case 'maintenanceDue': {
 			const { intervalKm, startKm } = settings.service!;

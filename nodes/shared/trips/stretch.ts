@@ -35,13 +35,31 @@ const higher = (a: number | null, b: number | undefined): number | null =>
 	b === undefined ? a : a === null ? b : Math.max(a, b);
 
 /**
- * The engine idles between two fixes when the first shows it running below moving speed and the
- * second still shows it running: a device that reports rpm 0 or nothing at the second fix may have
- * been switched off at any time in between, so that interval is not counted.
+ * Two fixes further apart than this are no idling in between, whatever they show: the engine may
+ * have been off (a tracker asleep overnight reports its last and first fix with the engine running).
+ */
+export const MAX_IDLE_GAP_MS = 30 * 60_000;
+
+/** km/h: what `point` reports, else what the positions imply since `previous` (0 without one). */
+export function speedAt(point: TimedPosition & { speed?: number }, previous?: TimedPosition): number {
+	if (point.speed !== undefined) return point.speed;
+	const elapsed = previous ? point.at - previous.at : 0;
+	return previous && elapsed > 0 ? (distanceMeters(previous, point) / elapsed) * 3_600 : 0;
+}
+
+/** The engine runs: the fix reports rpm above 0. */
+export const engineRunning = (point: { rpm?: number }) => point.rpm !== undefined && point.rpm > 0;
+
+/**
+ * The engine idles between two fixes when the first shows it running below moving speed (reported,
+ * or implied by the two positions) and the second still shows it running, at most MAX_IDLE_GAP_MS
+ * later: a device that reports rpm 0 or nothing at the second fix may have been switched off at any
+ * time in between, so that interval is not counted.
  */
 export function idleMsBetween(from: TrackPoint, to: TrackPoint, movingSpeed: number): number {
-	const running = (point: TrackPoint) => point.rpm !== undefined && point.rpm > 0;
-	return running(from) && running(to) && (from.speed ?? 0) < movingSpeed ? Math.max(0, to.at - from.at) : 0;
+	const elapsed = to.at - from.at;
+	if (!engineRunning(from) || !engineRunning(to) || elapsed <= 0 || elapsed > MAX_IDLE_GAP_MS) return 0;
+	return (from.speed ?? speedAt(to, from)) < movingSpeed ? elapsed : 0;
 }
 
 export function stretchAt(point: TrackPoint, seq: number): Stretch {

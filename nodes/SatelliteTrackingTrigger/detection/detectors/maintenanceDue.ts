@@ -7,6 +7,9 @@ import type { TriggerEvent } from '../types';
 export const DEFAULT_SERVICE_INTERVAL_KM = 10_000;
 export const DEFAULT_SERVICE_START_KM = 0;
 
+/** More than a day's driving between two readings: taken only once the next reading agrees. */
+const MAX_ODOMETER_LEAP_KM = 2_000;
+
 /** A service every `intervalKm` of the odometer, counted from `startKm`. */
 export interface ServiceInterval {
 	intervalKm: number;
@@ -25,6 +28,8 @@ declare module '../types' {
 		 */
 		odometer?: number;
 		serviceDueKm?: number;
+		/** A reading more than MAX_ODOMETER_LEAP_KM above `odometer`, held until the next reading agrees with it. */
+		odometerLeap?: number;
 	}
 	interface EventOutput {
 		/** The fix's odometer, and the service mark (a multiple of the interval past the start) it passed. */
@@ -75,11 +80,21 @@ export const maintenanceDue: Detector = {
 		const service = settings.service;
 		if (!service) return { events: [] };
 		const events: TriggerEvent[] = [];
-		let { odometer, serviceDueKm } = previous;
+		let { odometer, serviceDueKm, odometerLeap } = previous;
 		for (const fix of observation.readings) {
 			const reading = numericValue(fix, 'milleage');
 			// 0 is what the API sends for a device without an odometer, or a record without it.
 			if (reading === undefined || reading <= 0) continue;
+			// A leap is a glitch until a second reading agrees with it: one spike must not pass marks
+			// nor lift the highest reading above every real one to come.
+			if (odometer !== undefined && reading - odometer > MAX_ODOMETER_LEAP_KM) {
+				const confirmed = odometerLeap !== undefined && reading >= odometerLeap && reading - odometerLeap <= MAX_ODOMETER_LEAP_KM;
+				if (!confirmed) {
+					odometerLeap = reading;
+					continue;
+				}
+			}
+			odometerLeap = undefined;
 			const passed = marksPassed(reading, service);
 			const mark = service.startKm + passed * service.intervalKm;
 			if (odometer !== undefined && passed > marksPassed(odometer, service) && mark > (serviceDueKm ?? -Infinity)) {
@@ -88,7 +103,7 @@ export const maintenanceDue: Detector = {
 			}
 			odometer = odometer === undefined ? reading : Math.max(odometer, reading);
 		}
-		return { events, state: { odometer, serviceDueKm } };
+		return { events, state: { odometer, serviceDueKm, odometerLeap } };
 	},
 	sample(_kind, observation, settings) {
 		// The newest fix's odometer, as if it had just passed the mark below it (the first mark when it has none).

@@ -1,14 +1,20 @@
 import { distanceMeters } from '../../../shared/geo/distance';
 import { segmentItem, type SegmentItem } from '../../../shared/trips/items';
 import { tripOptionFields } from '../../../shared/trips/properties';
-import { advance, newSegmenter, TRIP_DEFAULTS, type Segment, type SegmenterState, type TripSettings } from '../../../shared/trips/segment';
-import { stretchAt, type TrackPoint } from '../../../shared/trips/stretch';
+import type { TimedPosition } from '../../../shared/geo/fixQuality';
+import { advance, newSegmenter, toTrackPoint, TRIP_DEFAULTS, type Segment, type SegmenterState, type TripSettings } from '../../../shared/trips/segment';
+import { engineRunning, MAX_IDLE_GAP_MS, speedAt, stretchAt, type TrackPoint } from '../../../shared/trips/stretch';
 import { toNumberInRange, toPositive } from '../../../shared/validation';
 import { deviceEvent, type Detector, type Observation, type SettingsReader } from '../detector';
+import type { Location } from '../../../shared/wire';
 import { fixTime, MINUTE_MS, numericValue } from '../fixes';
 import type { FixPosition, TriggerEvent } from '../types';
 
 export const DEFAULT_IDLE_MINUTES = 10;
+
+/** "Fetch Test Event": the speed of a sample trip, and the rpm of a sample idling engine on a device that shows none. */
+const SAMPLE_SPEED = 40;
+const SAMPLE_IDLE_RPM = 800;
 
 declare module '../types' {
 	interface DetectionSettings {
@@ -81,13 +87,19 @@ export const trips: Detector = {
 		return { events: [...trips.events, ...idling.events], state: { trips: trips.state, idleSince: idling.since } };
 	},
 	sample(kind, observation, settings) {
-		const end = observation.newest ?? null;
-		const at = end ? fixTime(end) : observation.now.getTime();
+		// Around the device's newest fix, as the real event shows it: a trip confirmed while moving; a
+		// trip ended Min Stop Minutes before, the device standing; an engine idling, standing.
+		const newest = observation.newest ?? null;
+		const at = newest ? fixTime(newest) : observation.now.getTime();
 		if (kind === 'idling') {
 			const idleMinutes = settings.idleMinutes ?? DEFAULT_IDLE_MINUTES;
-			return deviceEvent('idling', observation, end, { idleMinutes }, [new Date(at - idleMinutes * MINUTE_MS).toISOString()]);
+			const shown = newest && numericValue(newest as Partial<Location>, 'rpm');
+			const rpm = shown !== null && shown !== undefined && shown > 0 ? shown : SAMPLE_IDLE_RPM;
+			return deviceEvent('idling', observation, newest && { ...newest, speed: 0, rpm }, { idleMinutes }, [new Date(at - idleMinutes * MINUTE_MS).toISOString()]);
 		}
-		// A quarter of an hour at 40 km/h, ending (or, for its start, confirmed) at the newest fix.
+		const moving = kind === 'tripStarted';
+		const config = settings.trip ?? TRIP_DEFAULTS;
+		const endAt = moving ? at : at - config.minStopMinutes * MINUTE_MS;
 		const point = (position: FixPosition | null, atMs: number, speed: number): TrackPoint => ({
 			at: atMs,
 			dateTime: new Date(atMs).toISOString(),
@@ -95,11 +107,11 @@ export const trips: Detector = {
 			longitude: position?.longitude ?? 0,
 			speed,
 		});
-		const to = point(end, at, kind === 'tripStarted' ? 40 : 0);
-		const from = point(end && { ...end, latitude: end.latitude > 0 ? end.latitude - 0.09 : end.latitude + 0.09 }, at - 15 * MINUTE_MS, 40);
-		const minTrip = settings.trip?.minTripDistanceMeters ?? TRIP_DEFAULTS.minTripDistanceMeters;
-		const segment: Segment = { type: 'trip', ...stretchAt(from, 0), end: to, distanceMeters: Math.max(distanceMeters(from, to), minTrip), maxSpeed: 60, lastSeq: 1 };
-		return tripEvent(kind as TripEvent, observation, end, segment);
+		// A quarter of an hour at 40 km/h: 10 km, from due south or north of where it ends.
+		const to = point(newest, endAt, moving ? SAMPLE_SPEED : 0);
+		const from = point({ dateTime: '', latitude: to.latitude > 0 ? to.latitude - 0.09 : to.latitude + 0.09, longitude: to.longitude }, endAt - 15 * MINUTE_MS, SAMPLE_SPEED);
+		const segment: Segment = { type: 'trip', ...stretchAt(from, 0), end: to, distanceMeters: Math.max(distanceMeters(from, to), config.minTripDistanceMeters), maxSpeed: SAMPLE_SPEED, lastSeq: 1 };
+		return tripEvent(kind as TripEvent, observation, newest && { ...newest, speed: moving ? SAMPLE_SPEED : 0 }, segment);
 	},
 };
 
@@ -120,15 +132,21 @@ function tripEvents(observation: Observation, previous: SegmenterState | undefin
 function idlingEvents(observation: Observation, previous: string | undefined, movingSpeed: number, idleMinutes: number): { events: TriggerEvent[]; since?: string } {
 	const events: TriggerEvent[] = [];
 	let since = previous;
+	let before: TimedPosition | undefined = observation.previous && { at: fixTime({ dateTime: observation.previous.at }), latitude: observation.previous.lat, longitude: observation.previous.lon };
 	for (const fix of observation.fresh) {
-		const idle = (numericValue(fix, 'rpm') ?? 0) > 0 && (numericValue(fix, 'speed') ?? 0) < movingSpeed;
+		const point = toTrackPoint(fix);
+		if (typeof point === 'string') continue;
+		// A silence longer than MAX_IDLE_GAP_MS: the engine may have been off, a new period begins here.
+		if (before !== undefined && point.at - before.at > MAX_IDLE_GAP_MS) since = undefined;
+		const idle = engineRunning(point) && speedAt(point, before) < movingSpeed;
+		before = point;
 		if (!idle) {
 			since = undefined;
 			continue;
 		}
 		since ??= fix.dateTime;
 		if (since === '') continue;
-		const idleMs = fixTime(fix) - fixTime({ dateTime: since });
+		const idleMs = point.at - fixTime({ dateTime: since });
 		if (idleMs < idleMinutes * MINUTE_MS) continue;
 		events.push(deviceEvent('idling', observation, fix, { idleMinutes: Math.floor(idleMs / MINUTE_MS) }, [since]));
 		since = '';

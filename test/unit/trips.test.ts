@@ -152,6 +152,9 @@ describe('trips and stops', () => {
 		expect(first.distanceKm).toBeGreaterThan(14.6);
 		expect(first.distanceKm).toBeLessThan(14.9);
 		expect(first.milleageDifference).toBeCloseTo(14.7, 1);
+		// An end without the odometer (the API sends 0): no difference rather than minus the whole odometer.
+		const withoutOdometer = segmentItem({ ...segments[1], end: { ...segments[1].end, milleage: 0 } }, 'van-1', 'Van 1');
+		expect(withoutOdometer).not.toHaveProperty('milleageDifference');
 		expect(first.maxSpeed).toBe(40);
 		expect(first.durationMinutes).toBeGreaterThanOrEqual(24);
 		expect(first.durationMinutes).toBeLessThanOrEqual(25);

@@ -32,7 +32,7 @@ export interface SegmentItem {
 	/** Null when no fix carried `rpm`: idling cannot be told, which is not the same as none. */
 	idleMinutes: number | null;
 	distanceKm?: number;
-	/** The odometer's difference over the trip, in its own unit, when both ends carry `milleage`. */
+	/** The odometer's difference over the trip, in its own unit, when both ends carry a `milleage` above 0. */
 	milleageDifference?: number;
 	maxSpeed?: number | null;
 	averageSpeed?: number | null;
@@ -54,7 +54,8 @@ export function segmentItem(segment: Segment, deviceId: string, deviceName: stri
 	item.distanceKm = round(distanceKm, 3);
 	const { milleage: startKm } = segment.start;
 	const { milleage: endKm } = segment.end;
-	if (startKm !== undefined && endKm !== undefined) item.milleageDifference = round(endKm - startKm, 3);
+	// 0 is what the API sends for a record without the odometer: no reading.
+	if (startKm !== undefined && endKm !== undefined && startKm > 0 && endKm > 0) item.milleageDifference = round(endKm - startKm, 3);
 	item.maxSpeed = segment.maxSpeed;
 	// Over the whole trip, its traffic-light waits included, in km/h as the distance is measured.
 	item.averageSpeed = durationMs > 0 ? round(distanceKm / (durationMs / HOUR_MS), 2) : null;

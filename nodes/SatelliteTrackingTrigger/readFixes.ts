@@ -126,12 +126,11 @@ async function readOne(client: TrackingApiClient, read: FixRead, options: ReadOp
 	// fixes are in the recent range, of which the newest is the device's last location. Its date is
 	// kept, so later polls read the range alone; one the poll's limits leave no call for waits for them.
 	const ahead = String(last.dateTime);
-	try {
-		return { fixes: await newestInRange(client, deviceId, read.recent, options), ahead };
-	} catch (error) {
-		if (ranOutOfTime(error)) return { fixes: [], ahead };
+	const fixes = await newestInRange(client, deviceId, read.recent, options).catch((error: unknown) => {
+		if (ranOutOfTime(error)) return [];
 		throw error;
-	}
+	});
+	return { fixes, ahead };
 }
 
 /** The newest fix of the range not dated after its end. */

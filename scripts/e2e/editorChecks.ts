@@ -17,6 +17,8 @@
  *
  *  - Group → Update with an unedited JSON Patch writes nothing (its field is empty, not pre-filled).
  *
+ *  - The fleet events (Idling, Trip Ended, Maintenance Due) show the settings each uses, no more.
+ *
  * Run by scripts/e2e/run-e2e.ts on the 2.41 lane (with the lane's editor), or on its own against a
  * fresh local n8n 2.41.1 (build first):
  *
@@ -275,6 +277,49 @@ export async function checkUneditedJsonPatch(context: CheckContext): Promise<str
 	});
 }
 
+const FLEET_TRIGGER = 'Fleet trigger';
+
+/**
+ * The fleet events' settings as a user meets them: with Idling alone, Moving Speed and Idle Minutes
+ * show and the trip-cutting settings do not; picking Trip Ended brings Min Stop Minutes and Min
+ * Trip Distance, and Maintenance Due its service interval. One detector shows its parameters for
+ * some of its events only, which n8n's editor decides from the description as sent.
+ */
+export async function checkFleetEventSettings(context: CheckContext): Promise<string[]> {
+	const { editor, owner, credential, shotDir } = context;
+	const workflowId = await editor.createWorkflow({
+		...manualWorkflow('Fleet event settings', []),
+		nodes: [
+			{
+				id: '5f1e2d3c-4b5a-4697-8877-665544330005',
+				name: FLEET_TRIGGER,
+				type: `${PACKAGE_NAME}.satelliteTrackingTrigger`,
+				typeVersion: 2,
+				position: [0, 0],
+				parameters: { events: ['idling'] },
+				credentials: { [CREDENTIAL_TYPE]: credential },
+			},
+		],
+	});
+	return await inBrowser(editor, owner, 'the fleet events show the settings they use', shotDir, async (page, problems) => {
+		const ndv = await openNodePanel(page, editor.base, workflowId, FLEET_TRIGGER);
+		const shown = async (names: string[]) => {
+			const visible: string[] = [];
+			for (const name of names) if (await ndv.locator(`[data-test-id="parameter-input-${name}"]`).first().isVisible()) visible.push(name);
+			return visible;
+		};
+		const all = ['movingSpeed', 'idleMinutes', 'minStopMinutes', 'minTripDistanceMeters', 'serviceIntervalKm', 'serviceStartKm'];
+		await ndv.locator('[data-test-id="parameter-input-idleMinutes"]').first().waitFor({ state: 'visible' });
+		const idling = await shown(all);
+		if (idling.join() !== 'movingSpeed,idleMinutes') problems.push(`with Idling alone the panel shows ${idling.join(', ')}, expected movingSpeed, idleMinutes`);
+		await addEvent(page, 'Trip Ended');
+		await addEvent(page, 'Maintenance Due');
+		await ndv.locator('[data-test-id="parameter-input-serviceIntervalKm"]').first().waitFor({ state: 'visible' });
+		const everything = await shown(all);
+		if (everything.join() !== all.join()) problems.push(`with Idling, Trip Ended and Maintenance Due the panel shows ${everything.join(', ')}, expected ${all.join(', ')}`);
+	});
+}
+
 /** What every check gets: the running editor, who signs in, the sandbox behind it and its credential. */
 export interface CheckContext {
 	editor: Editor;
@@ -288,7 +333,7 @@ export interface CheckContext {
 export async function runEditorChecks(context: Omit<CheckContext, 'shotDir'> & { shotDir?: string }): Promise<string[]> {
 	const full: CheckContext = { ...context, shotDir: context.shotDir ?? os.tmpdir() };
 	const problems: string[] = [];
-	for (const check of [checkEventsChangeKeepsSettings, checkNodesPanelSearch, checkCredentialDialog, checkUneditedJsonPatch]) {
+	for (const check of [checkEventsChangeKeepsSettings, checkFleetEventSettings, checkNodesPanelSearch, checkCredentialDialog, checkUneditedJsonPatch]) {
 		problems.push(...(await check(full)));
 	}
 	return problems;

@@ -74,3 +74,16 @@ describe('rt21b: static data of a chatty device in Every Fix', () => {
 		expect(max).toBeLessThan(4_000);
 	});
 });
+
+describe('rt21b: switching Read Mode with a series sharing one timestamp', () => {
+	// Left for the lead: Latest Fix saves `count` 1 (its one record); Every Fix then takes only the first of
+	// the series as processed and reports again every reading older than the newest 20.
+	it.failing('Latest Fix through 25 readings at one timestamp, then Every Fix reads the series and one more: one reading new', () => {
+		const readings = Array.from({ length: 26 }, (_, i) => ({ dateTime: iso(0), latitude: 5, longitude: 5, temperature: 2 + i / 100 }));
+		let state = freshFixes({}, [readings[0]], undefined, true);
+		for (let i = 1; i < 25; i++) state = freshFixes(state, [readings[i]], undefined, true);
+		expect(state.count).toBe(1);
+		const every = freshFixes(state, readings, undefined, true, T0 - 1_800_000);
+		expect(every.readings.map((f) => f.temperature)).toEqual([2.25]);
+	});
+});

@@ -118,7 +118,7 @@ async function readOne(client: TrackingApiClient, read: FixRead, options: ReadOp
 	if (read.kind === 'range') {
 		return { fixes: (await client.find('getLocations', { params: { deviceId }, body: { from: read.from, to: read.to }, ...options })) ?? [] };
 	}
-	if (read.kind === 'recent') return { fixes: await newestInRange(client, deviceId, read.recent, options), ahead: read.ahead };
+	if (read.kind === 'recent') return { fixes: await newestInRange(client, deviceId, read.recent, options, read.ahead), ahead: read.ahead };
 	const last = await client.find('getLastLocation', { params: { deviceId }, ...options });
 	if (!last) return { fixes: [] };
 	if (!(fixTime(last) > Date.parse(read.recent.to))) return { fixes: [last] };
@@ -126,18 +126,22 @@ async function readOne(client: TrackingApiClient, read: FixRead, options: ReadOp
 	// fixes are in the recent range, of which the newest is the device's last location. Its date is
 	// kept, so later polls read the range alone; one the poll's limits leave no call for waits for them.
 	const ahead = String(last.dateTime);
-	const fixes = await newestInRange(client, deviceId, read.recent, options).catch((error: unknown) => {
+	const fixes = await newestInRange(client, deviceId, read.recent, options, ahead).catch((error: unknown) => {
 		if (ranOutOfTime(error)) return [];
 		throw error;
 	});
 	return { fixes, ahead };
 }
 
-/** The newest fix of the range not dated after its end. */
-async function newestInRange(client: TrackingApiClient, deviceId: string, range: TimeRange, options: ReadOptions): Promise<Location[]> {
+/**
+ * The newest fix of the range not dated after its end, the glitch dated `ahead` left out: once real
+ * time comes within a day of its date, the range holds it too.
+ */
+async function newestInRange(client: TrackingApiClient, deviceId: string, range: TimeRange, options: ReadOptions, ahead?: string): Promise<Location[]> {
 	const latest = Date.parse(range.to);
+	const glitch = ahead === undefined ? NaN : fixTime({ dateTime: ahead });
 	const recent = (await client.find('getLocations', { params: { deviceId }, body: range, ...options })) ?? [];
-	const dated = recent.filter((fix) => typeof fix === 'object' && fix !== null && fixTime(fix) <= latest);
+	const dated = recent.filter((fix) => typeof fix === 'object' && fix !== null && fixTime(fix) <= latest && fixTime(fix) !== glitch);
 	const newest = dated.reduce<Location | undefined>((best, fix) => (best === undefined || fixTime(fix) > fixTime(best) ? fix : best), undefined);
 	return newest ? [newest] : [];
 }

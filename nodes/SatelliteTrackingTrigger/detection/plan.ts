@@ -4,7 +4,7 @@
  * round robin), then round robin from where the previous poll stopped. Pure.
  */
 import { DAY_MS, dayOf, dayRange, nextDay } from '../../shared/zonedDay';
-import { FUTURE_TOLERANCE_MS, isPlausiblyDated, LATE_FIX_WINDOW_MS } from './fixes';
+import { FUTURE_TOLERANCE_MS, LATE_FIX_WINDOW_MS } from './fixes';
 import type { DeviceState, TriggerState } from './types';
 import { parseServiceTime } from '../../shared/validation';
 
@@ -129,8 +129,10 @@ function fixRead(deviceId: string, state: TriggerState, mode: ReadMode, now: Dat
 		const seen = from === undefined ? NaN : parseServiceTime(from);
 		const recentFrom = Math.max(now.getTime() - DAY_MS, Number.isFinite(seen) ? seen : -Infinity);
 		const recent = { from: new Date(Math.min(recentFrom, now.getTime())).toISOString(), to };
+		// Until real time passes the glitch's date, not merely until it comes within FUTURE_TOLERANCE_MS:
+		// read by its last location then, the glitch became the newest fix and hid every real one for up to a day.
 		const ahead = device?.ahead;
-		if (ahead !== undefined && !isPlausiblyDated({ dateTime: ahead }, now)) return { deviceId, kind: 'recent', recent, ahead };
+		if (ahead !== undefined && parseServiceTime(ahead) > now.getTime()) return { deviceId, kind: 'recent', recent, ahead };
 		return { deviceId, kind: 'last', recent };
 	}
 	// A device that had not reported at the last poll: every fix the service holds now arrived since,

@@ -1,0 +1,50 @@
+// @host-zones: matrix
+/** Red team rt21b (issue 21): a glitch fix dated ahead, as real time catches up with its date. */
+import type { IDataObject } from 'n8n-workflow';
+
+import type { TriggerEvent } from '../../nodes/SatelliteTrackingTrigger/detection/types';
+import type { Location } from '../../nodes/shared/wire';
+import { fakeDateFrom } from '../support/clock';
+import { withTriggerSandbox, addScriptedDevice, SCRIPTED_DEVICES, triggerState } from '../support/trigger';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const T0 = Date.parse('2026-05-04T08:00:00Z');
+
+afterEach(() => jest.useRealTimers());
+
+const updates = (events: TriggerEvent[]) => events.filter((e) => e.event === 'locationUpdated').map((e) => (e.location as Location).dateTime);
+
+// Every Fix never reads the last location, so it never learns of the glitch: once real time comes within
+// a day of its date, the range read holds it, it is reported and hides every real fix until that date.
+// Left failing for the lead (the red team rt21b): telling it from a clock running hours ahead is a design choice.
+describe.each([
+	['latestFix', it],
+	['everyFix', it.failing],
+])('rt21b: a glitch dated 30 hours ahead (%s)', (readMode, test) => {
+	test('real fixes keep being reported when real time comes within a day of the glitch date', async () => {
+		const setNow = fakeDateFrom(T0);
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+			addScriptedDevice(h.sandbox, 'glitch');
+			const add = (at: number, step: number) =>
+				h.sandbox.store.addFix('glitch', { latitude: 10 + step / 1000, longitude: 1, dateTime: new Date(at).toISOString() });
+			add(T0 - MINUTE, 0);
+			const parameters = { events: ['locationUpdated'], readMode, ...SCRIPTED_DEVICES };
+			const staticData: IDataObject = {};
+			await h.poll(parameters, staticData);
+			add(T0 + 30 * HOUR, 99);
+			const expected: string[] = [];
+			const reported: string[] = [];
+			// Every 30 minutes for 8 hours: the glitch comes within a day of the poll after 6 hours.
+			for (let poll = 1; poll <= 16; poll++) {
+				const at = T0 + poll * 30 * MINUTE;
+				add(at - MINUTE, poll);
+				expected.push(new Date(at - MINUTE).toISOString());
+				setNow(at);
+				reported.push(...updates(await h.poll(parameters, staticData)));
+			}
+			const state = triggerState(staticData).devices.glitch;
+			expect({ reported, fixAt: state.fix?.at }).toEqual({ reported: expected, fixAt: expected[expected.length - 1] });
+		});
+	}, 60_000);
+});

@@ -144,6 +144,22 @@ describe('freshFixes', () => {
 		expect(freshFixes({ fix: read.fix }, [late, fix(4, 4)]).late).toEqual([]);
 	});
 
+	it('in a range read, leaves out a lone fix ahead of the poll (a glitch) but takes a clock running ahead once its fixes come in pairs', () => {
+		const range = (state: Parameters<typeof freshFixes>[0], fixes: Location[], atMinute: number) => freshFixes(state, fixes, minutes(atMinute), false, Date.parse(iso(atMinute - 60)));
+		const seen = range({}, [fix(0, 0)], 0);
+		// 20 hours ahead of the poll, nothing near it: left out, the real fix after it taken.
+		const glitch = fix(20 * 60, 9);
+		const withGlitch = range(seen, [fix(0, 0), fix(4, 1), glitch], 5);
+		expect(withGlitch.fresh.map((f) => f.latitude)).toEqual([1]);
+		// A device whose clock runs 3 hours ahead, after an hour and more of silence: its first fix waits for the next.
+		const ahead = (minute: number, latitude: number) => fix(minute + 180, latitude);
+		const first = range(withGlitch, [fix(4, 1), ahead(90, 2)], 95);
+		expect(first.fresh).toEqual([]);
+		const both = range(first, [fix(4, 1), ahead(90, 2), ahead(95, 3)], 100);
+		expect(both.fresh.map((f) => f.latitude)).toEqual([2, 3]);
+		expect(range(both, [ahead(90, 2), ahead(95, 3), ahead(100, 4)], 105).fresh.map((f) => f.latitude)).toEqual([4]);
+	});
+
 	it('ignores fixes without a usable time or position', () => {
 		const broken = [{ dateTime: 'yesterday', latitude: 1, longitude: 1 }, { dateTime: iso(1), latitude: Number.NaN, longitude: 0 }];
 		expect(freshFixes({}, broken as Location[]).fresh).toEqual([]);

@@ -31,6 +31,15 @@ export const FUTURE_TOLERANCE_MS = 24 * 60 * MINUTE_MS;
  */
 export const LATE_FIX_WINDOW_MS = 30 * MINUTE_MS;
 
+/**
+ * In a range read, a fix dated more than FUTURE_SLACK_MS after the poll with no other fix (read, or
+ * the newest processed) within LONE_FIX_GAP_MS of it is a glitch, not a clock running ahead (whose
+ * fixes come close together, all ahead): it is left out. A clock-ahead device's first fix after a
+ * silence waits for the next one, a poll later.
+ */
+const FUTURE_SLACK_MS = 5 * MINUTE_MS;
+const LONE_FIX_GAP_MS = 60 * MINUTE_MS;
+
 export function fixTime(fix: { dateTime: unknown }): number {
 	return parseServiceTime(fix.dateTime);
 }
@@ -126,12 +135,12 @@ export function freshFixes(
 ): FreshFixes {
 	const usable = fetched.filter(isUsable);
 	const unreadable = fetched.length - usable.length;
-	const sorted = usable
+	const seenAt = previous.fix ? parseServiceTime(previous.fix.at) : -Infinity;
+	const plausible = usable
 		.filter((fix) => isPlausiblyDated(fix, now))
 		.map((fix, index) => ({ fix, index, time: fixTime(fix) }))
-		.sort((a, b) => a.time - b.time || a.index - b.index)
-		.map(({ fix }) => fix);
-	const seenAt = previous.fix ? parseServiceTime(previous.fix.at) : -Infinity;
+		.sort((a, b) => a.time - b.time || a.index - b.index);
+	const sorted = (coveredFrom === undefined || now === undefined ? plausible : withoutLoneFutureFixes(plausible, now.getTime(), seenAt)).map(({ fix }) => fix);
 	const seen: SeenAtNewest = { keys: previous.keys, count: previous.count, digest: previous.digest };
 	const seenByPosition = processedInOrder(seen, sorted.filter((fix) => fixTime(fix) === seenAt).length);
 	const taken = new Set<string>();
@@ -204,6 +213,17 @@ function seenWindow(sorted: Location[], newestAt: number, coveredFrom?: number):
  */
 function processedInOrder(seen: SeenAtNewest, recordsAtSeen: number): number {
 	return seen.count !== undefined && recordsAtSeen >= 2 && recordsAtSeen >= seen.count ? seen.count : 0;
+}
+
+/** `timed` sorted by time; `seenAt` the newest fix processed (-Infinity for none). */
+function withoutLoneFutureFixes<T extends { time: number }>(timed: T[], now: number, seenAt: number): T[] {
+	const near = (a: number | undefined, b: number) => a !== undefined && Math.abs(a - b) <= LONE_FIX_GAP_MS;
+	return timed.filter(({ time }, i) => {
+		if (time <= now + FUTURE_SLACK_MS) return true;
+		// With nothing to judge it by (a device's very first fix), it stands.
+		if (timed.length === 1 && !Number.isFinite(seenAt)) return true;
+		return near(timed[i - 1]?.time, time) || near(timed[i + 1]?.time, time) || near(seenAt, time);
+	});
 }
 
 /** Not dated more than FUTURE_TOLERANCE_MS after `now`: a later date is a clock glitch. */

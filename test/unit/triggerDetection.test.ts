@@ -68,8 +68,8 @@ describe('freshFixes', () => {
 		expect(third.fresh.map((f) => f.latitude)).toEqual([3]);
 	});
 
-	it('reports each of more than 20 fixes sharing a timestamp once, however often they are read again', () => {
-		const burst = Array.from({ length: 25 }, (_, i) => fix(5, i / 1000));
+	it('reports each of more than 400 fixes sharing a timestamp once, however often they are read again', () => {
+		const burst = Array.from({ length: 410 }, (_, i) => fix(5, i / 1000));
 		let state = freshFixes({}, [fix(4, 9)]);
 		const reported: number[] = [];
 		for (let poll = 0; poll < 5; poll++) {
@@ -77,9 +77,9 @@ describe('freshFixes', () => {
 			reported.push(...state.fresh.map((f) => f.latitude));
 		}
 		expect(reported).toEqual(burst.map((f) => f.latitude));
-		// The state keeps the newest 20 fingerprints and how many share the timestamp, not a key per fix.
-		expect(state.keys).toHaveLength(20);
-		expect(state.count).toBe(25);
+		// The state keeps the newest 400 fingerprints and how many share the timestamp, not a key per fix.
+		expect(state.keys).toHaveLength(400);
+		expect(state.count).toBe(410);
 		const late = fix(5, 0.5);
 		const withLate = freshFixes(state, [...burst, late]);
 		expect(withLate.fresh).toEqual([late]);
@@ -91,13 +91,15 @@ describe('freshFixes', () => {
 		expect(next.count).toBeUndefined();
 	});
 
-	it('keeps up to 20 fixes sharing a timestamp as keys, and counts them from the 21st', () => {
-		const twenty = freshFixes({}, Array.from({ length: 20 }, (_, i) => fix(5, i)));
-		expect(twenty.keys).toHaveLength(20);
-		const more = freshFixes(twenty, [fix(5, 20)]);
-		expect(more.fresh.map((f) => f.latitude)).toEqual([20]);
+	it('keeps up to 400 fixes sharing a timestamp as keys, in any order, and counts them from the 401st', () => {
+		const all = Array.from({ length: 400 }, (_, i) => fix(5, i / 100));
+		const kept = freshFixes({}, all);
+		expect(kept.keys).toHaveLength(400);
+		expect(freshFixes(kept, [...all].reverse()).fresh).toEqual([]);
+		const more = freshFixes(kept, [fix(5, 4)]);
+		expect(more.fresh.map((f) => f.latitude)).toEqual([4]);
 		expect(more.count).toBe(1);
-		expect(freshFixes(more, Array.from({ length: 21 }, (_, i) => fix(5, i))).fresh).toEqual([]);
+		expect(freshFixes(more, [...all, fix(5, 4)]).fresh).toEqual([]);
 	});
 
 	it('400 readings at one timestamp (a day and more of a tracker without a GPS lock), one at a time (Latest Fix) or as a growing series (Every Fix): each new once', () => {

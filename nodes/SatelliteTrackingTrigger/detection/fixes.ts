@@ -9,10 +9,12 @@ import type { DeviceState, FixPosition, NumericFixField, SeenFix } from './types
 import { parseServiceTime } from '../../shared/validation';
 
 /**
- * Fingerprints at the newest timestamp kept one by one: all of them up to this many, the usual case,
- * exact and small. Past it, the newest this many, and how many records share the timestamp.
+ * Fingerprints at the newest timestamp kept one by one: all of them up to this many (usually one; a
+ * tracker without a GPS lock repeating its time makes two a reading, so some 16 hours of readings
+ * every 5 minutes), exact in any order the service answers. Past it, the newest this many, and how
+ * many records share the timestamp, taken in the service's order. Some 7 characters each in state.
  */
-const MAX_KEYS = 20;
+const MAX_KEYS = 400;
 
 export const MINUTE_MS = 60_000;
 

@@ -102,9 +102,9 @@ export interface SeenFix {
 export interface DeviceState {
 	/** The newest fix processed. */
 	fix?: SeenFix;
-	/** Fingerprints of the processed fixes dated exactly `fix.at` (the newest 20 when more share it): equal timestamps are not duplicates. */
+	/** Fingerprints of the processed fixes dated exactly `fix.at` (the newest 400 when more share it): equal timestamps are not duplicates. */
 	keys?: string[];
-	/** When more than 20 records share `fix.at`: how many, the ones processed first in the service's order. */
+	/** When more than 400 fingerprints share `fix.at`: how many records, the ones processed first in the service's order. */
 	count?: number;
 	/** States saved before `count`: the fingerprints past 20 in a Bloom filter; read until `fix.at` moves on, never written. */
 	digest?: string;

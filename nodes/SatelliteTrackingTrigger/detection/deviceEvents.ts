@@ -33,7 +33,7 @@ export function detectDeviceEvents(
 	coveredFrom?: number,
 ): DeviceDetection {
 	const known = previous ?? {};
-	const { fresh, readings, late, newest, fix, keys, count, digest, seenSince, seenTimes, unreadable } = freshFixes(known, fetched, now, readsTelemetry(settings), coveredFrom);
+	const { fresh, readings, late, newest, fix, keys, count, digest, seenSince, seenKeys, unreadable } = freshFixes(known, fetched, now, readsTelemetry(settings), coveredFrom);
 	const position = known.pos ?? known.fix;
 	const { positions, last, suspect } = plausiblePositions(fresh, position, known.jump);
 	const observation: Observation = {
@@ -49,7 +49,7 @@ export function detectDeviceEvents(
 		notifications,
 	};
 	const pos = last && fix && (last.at !== fix.at || last.lat !== fix.lat || last.lon !== fix.lon) ? last : undefined;
-	const state: DeviceState = { fix, keys, count, digest, seenSince, seenTimes, since: fix ? undefined : known.since, pos, jump: suspect };
+	const state: DeviceState = { fix, keys, count, digest, seenSince, seenKeys, since: fix ? undefined : known.since, pos, jump: suspect };
 	const events: TriggerEvent[] = [];
 	for (const { detector, events: reported } of DETECTORS) {
 		if (!reported.some((kind) => settings.events.includes(kind))) continue;

@@ -109,13 +109,13 @@ export interface FreshFixes {
 	newest?: Location;
 	/** Fixes dated before the newest one processed, within LATE_FIX_WINDOW_MS of it, never read before: uploaded late. Oldest first. */
 	late: Location[];
-	/** The state's `fix`, `keys` and `count` (or a legacy `digest`), `seenSince` and `seenTimes` after these fixes. */
+	/** The state's `fix`, `keys` and `count` (or a legacy `digest`), `seenSince` and `seenKeys` after these fixes. */
 	fix?: SeenFix;
 	keys?: string[];
 	count?: number;
 	digest?: string;
 	seenSince?: string;
-	seenTimes?: number[];
+	seenKeys?: string[];
 	/** Records fetched that are no fix at all (no readable time, no numeric position): skipped. */
 	unreadable: number;
 }
@@ -129,7 +129,7 @@ type SeenAtNewest = Pick<DeviceState, 'keys' | 'count' | 'digest'>;
  * window before the newest fix holds is known and a later read tells the fixes uploaded late.
  */
 export function freshFixes(
-	previous: Pick<DeviceState, 'fix' | 'keys' | 'count' | 'digest' | 'seenSince' | 'seenTimes'>,
+	previous: Pick<DeviceState, 'fix' | 'keys' | 'count' | 'digest' | 'seenSince' | 'seenKeys'>,
 	fetched: Location[],
 	now?: Date,
 	telemetry = false,
@@ -180,31 +180,34 @@ export function freshFixes(
 }
 
 /**
- * The fixes dated in the late window before the newest processed one (from where the last range
- * read began) that that read did not hold: uploaded since. One per timestamp, oldest first.
+ * The records dated in the late window before the newest processed one (from where the last range
+ * read began) that that read did not hold, told by fingerprint (an alarm record may repeat the time of
+ * a position record): uploaded since. Each once, oldest first.
  */
-function lateFixes(previous: Pick<DeviceState, 'seenSince' | 'seenTimes'>, sorted: Location[], seenAt: number): Location[] {
+function lateFixes(previous: Pick<DeviceState, 'seenSince' | 'seenKeys'>, sorted: Location[], seenAt: number): Location[] {
 	if (previous.seenSince === undefined) return [];
 	const from = Math.max(parseServiceTime(previous.seenSince), seenAt - LATE_FIX_WINDOW_MS);
-	const held = new Set((previous.seenTimes ?? []).map((offset) => seenAt + offset));
+	const held = new Set(previous.seenKeys ?? []);
 	return sorted.filter((fix) => {
 		const time = fixTime(fix);
-		if (time < from || time >= seenAt || held.has(time)) return false;
-		held.add(time);
+		if (time < from || time >= seenAt) return false;
+		const key = fixKey(fix);
+		if (held.has(key)) return false;
+		held.add(key);
 		return true;
 	});
 }
 
 /**
  * What the late window before `newestAt` holds after a range read from `coveredFrom`: where the
- * read began, and the times of its fixes in the window (ms before `newestAt`). Nothing without a
- * range read: a last-location read says nothing of the fixes before it.
+ * read began, and the fingerprints of its records in the window. Nothing without a range read: a
+ * last-location read says nothing of the fixes before it.
  */
-function seenWindow(sorted: Location[], newestAt: number, coveredFrom?: number): Pick<FreshFixes, 'seenSince' | 'seenTimes'> {
+function seenWindow(sorted: Location[], newestAt: number, coveredFrom?: number): Pick<FreshFixes, 'seenSince' | 'seenKeys'> {
 	if (coveredFrom === undefined || !Number.isFinite(newestAt)) return {};
 	const from = Math.max(coveredFrom, newestAt - LATE_FIX_WINDOW_MS);
-	const times = [...new Set(sorted.map(fixTime).filter((time) => time >= from && time < newestAt))];
-	return { seenSince: new Date(coveredFrom).toISOString(), seenTimes: times.length > 0 ? times.map((time) => time - newestAt) : undefined };
+	const keys = [...new Set(sorted.filter((fix) => fixTime(fix) >= from && fixTime(fix) < newestAt).map((fix) => fixKey(fix)))];
+	return { seenSince: new Date(coveredFrom).toISOString(), seenKeys: keys.length > 0 ? keys : undefined };
 }
 
 /**

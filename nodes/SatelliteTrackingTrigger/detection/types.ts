@@ -110,9 +110,9 @@ export interface DeviceState {
 	digest?: string;
 	/** Every-fix mode, for a device that has not reported yet: read its fixes from here on. */
 	since?: string;
-	/** Every-fix mode: where the last range read began, and the times of the fixes it held in the late window before `fix.at` (ms before it). */
+	/** Every-fix mode: where the last range read began, and the fingerprints of the records it held in the late window before `fix.at`. */
 	seenSince?: string;
-	seenTimes?: number[];
+	seenKeys?: string[];
 	/** The last fix that was a position (positions.ts), kept only while the newest fix `fix` is none. */
 	pos?: SeenFix;
 	/** The last fix out of reach of `pos`/`fix` (an impossible speed), while no fix after it agreed with either. */

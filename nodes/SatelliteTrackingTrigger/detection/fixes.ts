@@ -220,14 +220,21 @@ function processedInOrder(seen: SeenAtNewest, recordsAtSeen: number): number {
 	return seen.count !== undefined && recordsAtSeen >= 2 && recordsAtSeen >= seen.count ? seen.count : 0;
 }
 
-/** `timed` sorted by time; `seenAt` the newest fix processed (-Infinity for none). */
+/**
+ * `timed` sorted by time; `seenAt` the newest fix processed (-Infinity for none). Only a fix at
+ * another time vouches for one ahead: a glitch comes as several records at its one date too (a
+ * position and its alarm record, a record sent twice).
+ */
 function withoutLoneFutureFixes<T extends { time: number }>(timed: T[], now: number, seenAt: number): T[] {
+	const times = [...new Set(timed.map(({ time }) => time))];
+	const place = new Map(times.map((time, i) => [time, i]));
 	const near = (a: number | undefined, b: number) => a !== undefined && Math.abs(a - b) <= LONE_FIX_GAP_MS;
-	return timed.filter(({ time }, i) => {
+	return timed.filter(({ time }) => {
 		if (time <= now + FUTURE_SLACK_MS) return true;
 		// With nothing to judge it by (a device's very first fix), it stands.
-		if (timed.length === 1 && !Number.isFinite(seenAt)) return true;
-		return near(timed[i - 1]?.time, time) || near(timed[i + 1]?.time, time) || near(seenAt, time);
+		if (times.length === 1 && !Number.isFinite(seenAt)) return true;
+		const i = place.get(time)!;
+		return near(times[i - 1], time) || near(times[i + 1], time) || near(seenAt, time);
 	});
 }
 

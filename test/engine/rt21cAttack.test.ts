@@ -155,4 +155,27 @@ describe('rt21c: Every Fix and fixes dated ahead', () => {
 			expect(reported.sort()).toEqual(sent.sort());
 		});
 	}, 60_000);
+
+	it('a device with a true clock every 5 min: a glitch dated 50 min ahead does not hide the real fixes', async () => {
+		const setNow = fakeDateFrom(T0);
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+			addScriptedDevice(h.sandbox, 'glitch');
+			const add = (at: number, step: number) =>
+				h.sandbox.store.addFix('glitch', { latitude: 10 + step / 1000, longitude: 1, dateTime: new Date(at).toISOString() });
+			add(T0 - MINUTE, 0);
+			const parameters = { events: ['locationUpdated'], readMode: 'everyFix', ...SCRIPTED_DEVICES };
+			const staticData: IDataObject = {};
+			await h.poll(parameters, staticData);
+			const expected: string[] = [];
+			const reported: string[] = [];
+			for (let poll = 1; poll <= 8; poll++) {
+				const at = T0 + poll * 5 * MINUTE;
+				expected.push(String(add(at - MINUTE, poll).dateTime));
+				if (poll === 2) add(at + 50 * MINUTE, 99);
+				setNow(at);
+				reported.push(...updates(await h.poll(parameters, staticData)));
+			}
+			expect(reported).toEqual(expected);
+		});
+	}, 60_000);
 });

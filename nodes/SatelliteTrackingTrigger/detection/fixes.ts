@@ -222,13 +222,15 @@ function processedInOrder(seen: SeenAtNewest, recordsAtSeen: number): number {
 
 /**
  * `timed` sorted by time; `seenAt` the newest fix processed (-Infinity for none). Only a fix at
- * another time vouches for one ahead: a glitch comes as several records at its one date too (a
- * position and its alarm record, a record sent twice).
+ * another time, itself dated after the poll, vouches for one ahead: a glitch comes as several records
+ * at its one date too (a position and its alarm record, a record sent twice).
  */
 function withoutLoneFutureFixes<T extends { time: number }>(timed: T[], now: number, seenAt: number): T[] {
 	const times = [...new Set(timed.map(({ time }) => time))];
 	const place = new Map(times.map((time, i) => [time, i]));
-	const near = (a: number | undefined, b: number) => a !== undefined && Math.abs(a - b) <= LONE_FIX_GAP_MS;
+	// Dated after the poll itself: a device with a true clock has its newest fixes just before it, and they
+	// would vouch for a glitch dated up to an hour ahead.
+	const near = (a: number | undefined, b: number) => a !== undefined && a > now && Math.abs(a - b) <= LONE_FIX_GAP_MS;
 	return timed.filter(({ time }) => {
 		if (time <= now + FUTURE_SLACK_MS) return true;
 		// With nothing to judge it by (a device's very first fix), it stands.

@@ -80,6 +80,19 @@ describe('rt21b: static data of a chatty device in Every Fix', () => {
 	});
 });
 
+describe('the late window of a tracker reporting every second', () => {
+	it('keeps the fingerprints of the newest 400 records, and a record uploaded late among them is still reported once', () => {
+		const second = 1_000;
+		const fixes: Location[] = Array.from({ length: 1_800 }, (_, i) => ({ dateTime: iso(i * second), latitude: 10 + i / 1e6, longitude: 1 }));
+		const read = freshFixes({}, fixes, undefined, false, T0 - 60 * second);
+		expect(read.seenKeys).toHaveLength(400);
+		const sos = { dateTime: iso(1_700 * second + 500), latitude: 10.5, longitude: 1, alertTexts: ['SOS'] };
+		const next = freshFixes(read, [...fixes, sos], undefined, false, T0);
+		expect(next.late).toEqual([sos]);
+		expect(freshFixes(next, [...fixes, sos], undefined, false, T0).late).toEqual([]);
+	});
+});
+
 describe('rt21b: switching Read Mode with a series sharing one timestamp', () => {
 	// Latest Fix saved `count` 1 (its one record) past 20 readings; Every Fix then took only the first of
 	// the series as processed and reported again every reading older than the newest 20.

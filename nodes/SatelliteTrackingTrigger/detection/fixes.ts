@@ -206,8 +206,11 @@ function lateFixes(previous: Pick<DeviceState, 'seenSince' | 'seenKeys'>, sorted
 function seenWindow(sorted: Location[], newestAt: number, coveredFrom?: number): Pick<FreshFixes, 'seenSince' | 'seenKeys'> {
 	if (coveredFrom === undefined || !Number.isFinite(newestAt)) return {};
 	const from = Math.max(coveredFrom, newestAt - LATE_FIX_WINDOW_MS);
-	const keys = [...new Set(sorted.filter((fix) => fixTime(fix) >= from && fixTime(fix) < newestAt).map((fix) => fixKey(fix)))];
-	return { seenSince: new Date(coveredFrom).toISOString(), seenKeys: keys.length > 0 ? keys : undefined };
+	// The newest MAX_KEYS records at most (a tracker reporting every second): the window then begins at the oldest kept.
+	const held = sorted.filter((fix) => fixTime(fix) >= from && fixTime(fix) < newestAt).slice(-MAX_KEYS);
+	const since = held.length === MAX_KEYS ? fixTime(held[0]) : coveredFrom;
+	const keys = [...new Set(held.map((fix) => fixKey(fix)))];
+	return { seenSince: new Date(since).toISOString(), seenKeys: keys.length > 0 ? keys : undefined };
 }
 
 /**

@@ -148,11 +148,13 @@ export function freshFixes(
 	const taken = new Set<string>();
 	const fresh: Location[] = [];
 	const readings: Location[] = [];
-	const late = lateFixes(previous, sorted, seenAt);
+	// Each record's fingerprint once: the loop, the late window and the state all read it.
+	const baseKeys = new Map(sorted.map((fix) => [fix, fixKey(fix)]));
+	const late = lateFixes(previous, sorted, seenAt, baseKeys);
 	let atSeen = 0;
 	for (const fix of sorted) {
 		const time = fixTime(fix);
-		const base = fixKey(fix);
+		const base = baseKeys.get(fix)!;
 		const key = telemetry ? fixKey(fix, true) : base;
 		const position = time === seenAt ? atSeen++ : -1;
 		if (time < seenAt || (time === seenAt && (position < seenByPosition || isSeen(seen, key))) || taken.has(key)) continue;
@@ -164,7 +166,7 @@ export function freshFixes(
 	const candidate = sorted[sorted.length - 1];
 	const newest = candidate && fixTime(candidate) >= seenAt ? candidate : undefined;
 	if (readings.length === 0) {
-		const window = previous.fix ? seenWindow(sorted, seenAt, coveredFrom) : {};
+		const window = previous.fix ? seenWindow(sorted, seenAt, baseKeys, coveredFrom) : {};
 		return { fresh, readings, late, newest, fix: previous.fix, ...seen, ...window, unreadable };
 	}
 	const last = readings[readings.length - 1];
@@ -173,9 +175,9 @@ export function freshFixes(
 	// With telemetry both fingerprints of each: the repeat of a fix is then known across polls too.
 	const added = readings
 		.filter((fix) => fixTime(fix) === lastTime)
-		.flatMap((fix) => (telemetry ? [fixKey(fix), fixKey(fix, true)] : [fixKey(fix)]));
+		.flatMap((fix) => (telemetry ? [baseKeys.get(fix)!, fixKey(fix, true)] : [baseKeys.get(fix)!]));
 	const before = lastTime === seenAt ? seen : {};
-	const window = seenWindow(sorted, lastTime, coveredFrom);
+	const window = seenWindow(sorted, lastTime, baseKeys, coveredFrom);
 	return { fresh, readings, late, newest, fix: toSeenFix(last), ...withSeen(before, added, atLast.length), ...window, unreadable };
 }
 
@@ -184,14 +186,14 @@ export function freshFixes(
  * read began) that that read did not hold, told by fingerprint (an alarm record may repeat the time of
  * a position record): uploaded since. Each once, oldest first.
  */
-function lateFixes(previous: Pick<DeviceState, 'seenSince' | 'seenKeys'>, sorted: Location[], seenAt: number): Location[] {
+function lateFixes(previous: Pick<DeviceState, 'seenSince' | 'seenKeys'>, sorted: Location[], seenAt: number, baseKeys: Map<Location, string>): Location[] {
 	if (previous.seenSince === undefined) return [];
 	const from = Math.max(parseServiceTime(previous.seenSince), seenAt - LATE_FIX_WINDOW_MS);
 	const held = new Set(previous.seenKeys ?? []);
 	return sorted.filter((fix) => {
 		const time = fixTime(fix);
 		if (time < from || time >= seenAt) return false;
-		const key = fixKey(fix);
+		const key = baseKeys.get(fix)!;
 		if (held.has(key)) return false;
 		held.add(key);
 		return true;
@@ -203,13 +205,13 @@ function lateFixes(previous: Pick<DeviceState, 'seenSince' | 'seenKeys'>, sorted
  * read began, and the fingerprints of its records in the window. Nothing without a range read: a
  * last-location read says nothing of the fixes before it.
  */
-function seenWindow(sorted: Location[], newestAt: number, coveredFrom?: number): Pick<FreshFixes, 'seenSince' | 'seenKeys'> {
+function seenWindow(sorted: Location[], newestAt: number, baseKeys: Map<Location, string>, coveredFrom?: number): Pick<FreshFixes, 'seenSince' | 'seenKeys'> {
 	if (coveredFrom === undefined || !Number.isFinite(newestAt)) return {};
 	const from = Math.max(coveredFrom, newestAt - LATE_FIX_WINDOW_MS);
 	// The newest MAX_KEYS records at most (a tracker reporting every second): the window then begins at the oldest kept.
 	const held = sorted.filter((fix) => fixTime(fix) >= from && fixTime(fix) < newestAt).slice(-MAX_KEYS);
 	const since = held.length === MAX_KEYS ? fixTime(held[0]) : coveredFrom;
-	const keys = [...new Set(held.map((fix) => fixKey(fix)))];
+	const keys = [...new Set(held.map((fix) => baseKeys.get(fix)!))];
 	return { seenSince: new Date(since).toISOString(), seenKeys: keys.length > 0 ? keys : undefined };
 }
 
@@ -264,6 +266,9 @@ function withSeen(seen: SeenAtNewest, added: string[], recordsAtLast: number): S
 	return { keys: keys.slice(-MAX_KEYS), count: recordsAtLast };
 }
 
+const LEGACY_DIGEST_BITS = 1024;
+const LEGACY_DIGEST_PROBES = 7;
+
 /**
  * States saved before the count replaced it folded fingerprints past MAX_KEYS into a 1,024-bit
  * Bloom filter, which filled up after a few hundred readings at one timestamp (a tracker without a
@@ -272,7 +277,7 @@ function withSeen(seen: SeenAtNewest, added: string[], recordsAtLast: number): S
 function inLegacyDigest(digest: string, key: string): boolean {
 	const first = hash32(key);
 	const step = (hash32(`${key}#`) | 1) >>> 0;
-	return Array.from({ length: 7 }, (_, i) => (first + i * step) % 1024).every((bit) => {
+	return Array.from({ length: LEGACY_DIGEST_PROBES }, (_, i) => (first + i * step) % LEGACY_DIGEST_BITS).every((bit) => {
 		const word = parseInt(digest.slice((bit >>> 5) * 8, (bit >>> 5) * 8 + 8), 16) || 0;
 		return (word & (1 << (bit & 31))) !== 0;
 	});

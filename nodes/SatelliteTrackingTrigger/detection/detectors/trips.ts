@@ -93,8 +93,8 @@ export const trips: Detector = {
 		const at = newest ? fixTime(newest) : observation.now.getTime();
 		if (kind === 'idling') {
 			const idleMinutes = settings.idleMinutes ?? DEFAULT_IDLE_MINUTES;
-			const shown = newest && numericValue(newest as Partial<Location>, 'rpm');
-			const rpm = shown !== null && shown !== undefined && shown > 0 ? shown : SAMPLE_IDLE_RPM;
+			const shown = (newest && numericValue(newest as Partial<Location>, 'rpm')) ?? 0;
+			const rpm = shown > 0 ? shown : SAMPLE_IDLE_RPM;
 			return deviceEvent('idling', observation, newest && { ...newest, speed: 0, rpm }, { idleMinutes }, [new Date(at - idleMinutes * MINUTE_MS).toISOString()]);
 		}
 		const moving = kind === 'tripStarted';

@@ -4,18 +4,14 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { TriggerEvent } from '../../nodes/SatelliteTrackingTrigger/detection/types';
 import type { Location } from '../../nodes/shared/wire';
-import type { FixInput, Sandbox } from '../../sandbox/server';
 import { fakeDateFrom } from '../support/clock';
-import { restartedFrom, withTriggerSandbox, addScriptedDevice, SCRIPTED_DEVICES, triggerState } from '../support/trigger';
+import { addFix, restartedFrom, withTriggerSandbox, addScriptedDevice, SCRIPTED_DEVICES, triggerState } from '../support/trigger';
 
 const MINUTE = 60_000;
 const T0 = Date.parse('2026-05-04T08:00:00Z');
 
 afterEach(() => jest.useRealTimers());
 
-function addFix(sandbox: Sandbox, id: string, at: number, step = 1, extra: Partial<FixInput> = {}): Location {
-	return sandbox.store.addFix(id, { latitude: 10 + step / 1000, longitude: 1, dateTime: new Date(at).toISOString(), ...extra });
-}
 const tagged = (events: TriggerEvent[]) => events.map((e) => `${e.event}|${e.deviceId}@${(e.location as Location | null)?.dateTime}`);
 
 describe('rt21b: Max Requests per Poll of the listing and one', () => {

@@ -2,10 +2,8 @@
 /** Red team rt21b (issue 21): a glitch fix dated ahead, as real time catches up with its date. */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { TriggerEvent } from '../../nodes/SatelliteTrackingTrigger/detection/types';
-import type { Location } from '../../nodes/shared/wire';
 import { fakeDateFrom } from '../support/clock';
-import { withTriggerSandbox, addScriptedDevice, SCRIPTED_DEVICES, triggerState } from '../support/trigger';
+import { addFix, locationUpdates, withTriggerSandbox, addScriptedDevice, SCRIPTED_DEVICES, triggerState } from '../support/trigger';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -13,7 +11,6 @@ const T0 = Date.parse('2026-05-04T08:00:00Z');
 
 afterEach(() => jest.useRealTimers());
 
-const updates = (events: TriggerEvent[]) => events.filter((e) => e.event === 'locationUpdated').map((e) => (e.location as Location).dateTime);
 
 // Every Fix never reads the last location, so it never learned of the glitch: once real time came within
 // a day of its date, the range read held it, it was reported and hid every real fix until that date. A
@@ -27,8 +24,7 @@ describe.each([
 		const setNow = fakeDateFrom(T0);
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
 			addScriptedDevice(h.sandbox, 'glitch');
-			const add = (at: number, step: number) =>
-				h.sandbox.store.addFix('glitch', { latitude: 10 + step / 1000, longitude: 1, dateTime: new Date(at).toISOString() });
+			const add = (at: number, step: number) => addFix(h.sandbox, 'glitch', at, step);
 			add(T0 - MINUTE, 0);
 			const parameters = { events: ['locationUpdated'], readMode, ...SCRIPTED_DEVICES };
 			const staticData: IDataObject = {};
@@ -42,7 +38,7 @@ describe.each([
 				add(at - MINUTE, poll);
 				expected.push(new Date(at - MINUTE).toISOString());
 				setNow(at);
-				reported.push(...updates(await h.poll(parameters, staticData)));
+				reported.push(...locationUpdates(await h.poll(parameters, staticData)));
 			}
 			const state = triggerState(staticData).devices.glitch;
 			expect({ reported, fixAt: state.fix?.at }).toEqual({ reported: expected, fixAt: expected[expected.length - 1] });

@@ -2,10 +2,9 @@
 /** Red team rt21c (issue 21): the lone-future-fix rule of Every Fix, attacked. */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { TriggerEvent } from '../../nodes/SatelliteTrackingTrigger/detection/types';
 import type { Location } from '../../nodes/shared/wire';
 import { fakeDateFrom } from '../support/clock';
-import { withTriggerSandbox, addScriptedDevice, SCRIPTED_DEVICES, restartedFrom } from '../support/trigger';
+import { addFix, locationUpdates, withTriggerSandbox, addScriptedDevice, SCRIPTED_DEVICES, restartedFrom } from '../support/trigger';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -13,15 +12,13 @@ const T0 = Date.parse('2026-05-04T08:00:00Z');
 
 afterEach(() => jest.useRealTimers());
 
-const updates = (events: TriggerEvent[]) => events.filter((e) => e.event === 'locationUpdated').map((e) => (e.location as Location).dateTime);
 
 describe('rt21c: Every Fix and fixes dated ahead', () => {
 	it('a glitch sent twice at the same date (a position and its alarm record) does not hide the real fixes', async () => {
 		const setNow = fakeDateFrom(T0);
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
 			addScriptedDevice(h.sandbox, 'glitch');
-			const add = (at: number, step: number, extra = {}) =>
-				h.sandbox.store.addFix('glitch', { latitude: 10 + step / 1000, longitude: 1, dateTime: new Date(at).toISOString(), ...extra });
+			const add = (at: number, step: number, extra = {}) => addFix(h.sandbox, 'glitch', at, step, extra);
 			add(T0 - MINUTE, 0);
 			const parameters = { events: ['locationUpdated'], readMode: 'everyFix', ...SCRIPTED_DEVICES };
 			const staticData: IDataObject = {};
@@ -35,7 +32,7 @@ describe('rt21c: Every Fix and fixes dated ahead', () => {
 				add(at - MINUTE, poll);
 				expected.push(new Date(at - MINUTE).toISOString());
 				setNow(at);
-				reported.push(...updates(await h.poll(parameters, staticData)));
+				reported.push(...locationUpdates(await h.poll(parameters, staticData)));
 			}
 			expect(reported).toEqual(expected);
 		});
@@ -48,7 +45,7 @@ describe('rt21c: Every Fix and fixes dated ahead', () => {
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
 			addScriptedDevice(h.sandbox, 'ahead');
 			const add = (real: number, step: number) =>
-				h.sandbox.store.addFix('ahead', { latitude: 10 + step / 100, longitude: 1, dateTime: new Date(real + AHEAD).toISOString() });
+				addFix(h.sandbox, 'ahead', real + AHEAD, step);
 			add(T0 - MINUTE, 0);
 			const parameters = { events: ['locationUpdated', 'deviceSilent'], readMode: 'everyFix', silentAfterMinutes: 150, ...SCRIPTED_DEVICES };
 			let staticData: IDataObject = {};
@@ -70,7 +67,7 @@ describe('rt21c: Every Fix and fixes dated ahead', () => {
 				setNow(at);
 				const events = await h.poll(parameters, staticData);
 				silent.push(...events.filter((e) => e.event === 'deviceSilent').map(() => new Date(at).toISOString()));
-				for (const dateTime of updates(events)) {
+				for (const dateTime of locationUpdates(events)) {
 					reported.push(dateTime);
 					if (at - sentAt.get(dateTime)! > 15 * MINUTE) late.push(`${dateTime} reported ${(at - sentAt.get(dateTime)!) / MINUTE} min after it arrived`);
 				}
@@ -86,8 +83,7 @@ describe('rt21c: Every Fix and fixes dated ahead', () => {
 		const setNow = fakeDateFrom(T0);
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
 			addScriptedDevice(h.sandbox, 'ahead');
-			const add = (dated: number, step: number, extra = {}) =>
-				h.sandbox.store.addFix('ahead', { latitude: 10 + step / 100, longitude: 1, dateTime: new Date(dated).toISOString(), ...extra });
+			const add = (dated: number, step: number, extra = {}) => addFix(h.sandbox, 'ahead', dated, step, extra);
 			add(T0 + AHEAD - MINUTE, 0);
 			const parameters = { events: ['locationUpdated', 'criticalAlert'], readMode: 'everyFix', ...SCRIPTED_DEVICES };
 			const staticData: IDataObject = {};
@@ -99,7 +95,7 @@ describe('rt21c: Every Fix and fixes dated ahead', () => {
 				expected.push(String(add(at + AHEAD - MINUTE, poll).dateTime));
 				if (poll === 2) add(at + AHEAD + 40 * MINUTE, 99);
 				setNow(at);
-				reported.push(...updates(await h.poll(parameters, staticData)));
+				reported.push(...locationUpdates(await h.poll(parameters, staticData)));
 			}
 			expect(reported).toEqual(expected);
 		});
@@ -110,8 +106,7 @@ describe('rt21c: Every Fix and fixes dated ahead', () => {
 		const setNow = fakeDateFrom(T0);
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
 			addScriptedDevice(h.sandbox, 'ahead');
-			const add = (dated: number, step: number, extra = {}) =>
-				h.sandbox.store.addFix('ahead', { latitude: 10 + step / 100, longitude: 1, dateTime: new Date(dated).toISOString(), ...extra });
+			const add = (dated: number, step: number, extra = {}) => addFix(h.sandbox, 'ahead', dated, step, extra);
 			add(T0 + AHEAD - MINUTE, 0);
 			const parameters = { events: ['locationUpdated', 'criticalAlert'], readMode: 'everyFix', ...SCRIPTED_DEVICES };
 			let staticData: IDataObject = {};
@@ -139,7 +134,7 @@ describe('rt21c: Every Fix and fixes dated ahead', () => {
 			const ids = ['a', 'b', 'c'];
 			for (const id of ids) addScriptedDevice(h.sandbox, id);
 			const add = (id: string, real: number, step: number) =>
-				h.sandbox.store.addFix(id, { latitude: 10 + step / 100, longitude: 1, dateTime: new Date(real + AHEAD).toISOString() });
+				addFix(h.sandbox, id, real + AHEAD, step);
 			for (const id of ids) add(id, T0 - MINUTE, 0);
 			const parameters = { events: ['locationUpdated'], readMode: 'everyFix', ...SCRIPTED_DEVICES, requestSettings: { maxRequestsPerPoll: 2 } };
 			const staticData: IDataObject = {};
@@ -160,8 +155,7 @@ describe('rt21c: Every Fix and fixes dated ahead', () => {
 		const setNow = fakeDateFrom(T0);
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
 			addScriptedDevice(h.sandbox, 'glitch');
-			const add = (at: number, step: number) =>
-				h.sandbox.store.addFix('glitch', { latitude: 10 + step / 1000, longitude: 1, dateTime: new Date(at).toISOString() });
+			const add = (at: number, step: number) => addFix(h.sandbox, 'glitch', at, step);
 			add(T0 - MINUTE, 0);
 			const parameters = { events: ['locationUpdated'], readMode: 'everyFix', ...SCRIPTED_DEVICES };
 			const staticData: IDataObject = {};
@@ -173,7 +167,7 @@ describe('rt21c: Every Fix and fixes dated ahead', () => {
 				expected.push(String(add(at - MINUTE, poll).dateTime));
 				if (poll === 2) add(at + 50 * MINUTE, 99);
 				setNow(at);
-				reported.push(...updates(await h.poll(parameters, staticData)));
+				reported.push(...locationUpdates(await h.poll(parameters, staticData)));
 			}
 			expect(reported).toEqual(expected);
 		});

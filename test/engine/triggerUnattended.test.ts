@@ -8,9 +8,8 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { TriggerEvent } from '../../nodes/SatelliteTrackingTrigger/detection/types';
 import type { Location } from '../../nodes/shared/wire';
-import type { FixInput, Sandbox } from '../../sandbox/server';
 import { fakeDateFrom } from '../support/clock';
-import { restartedFrom, triggerState, withTriggerSandbox, addScriptedDevice, SCRIPTED_DEVICES } from '../support/trigger';
+import { addFix, restartedFrom, triggerState, withTriggerSandbox, addScriptedDevice, SCRIPTED_DEVICES } from '../support/trigger';
 
 const MINUTE = 60_000;
 const T0 = Date.parse('2026-05-04T08:00:00Z');
@@ -23,11 +22,6 @@ const BUDGET_SECONDS = 3;
 const STALL_MS = BUDGET_SECONDS * 1_000 + 2_000;
 
 afterEach(() => jest.useRealTimers());
-
-/** `step`: where along a road, 1.1 km apart, so that the moves are drives, not impossible jumps. */
-function addFix(sandbox: Sandbox, id: string, at: number, step = 1, extra: Partial<FixInput> = {}): Location {
-	return sandbox.store.addFix(id, { latitude: 10 + step / 100, longitude: 1, dateTime: new Date(at).toISOString(), ...extra });
-}
 
 /** Which fix of which device each event reports, as `deviceId@dateTime`. */
 const fixesOf = (events: TriggerEvent[]) => events.map((event) => `${event.deviceId}@${(event.location as Location).dateTime}`);

@@ -17,6 +17,7 @@ import type {
 	TriggerEvent,
 } from '../../nodes/SatelliteTrackingTrigger/detection/types';
 import type { Location } from '../../nodes/shared/wire';
+import type { FixInput } from '../../sandbox/server';
 import { DEMO_API_KEY, DEMO_USER_NAME, startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/server';
 import { Engine, TRIGGER_NODE_TYPE, registerNodeType } from './engine';
 
@@ -132,3 +133,11 @@ export function addScriptedDevice(sandbox: Sandbox, id: string, tags: Record<str
 export const SCRIPTED_DEVICES = { deviceSelection: 'tag', tagKey: 'scripted' };
 
 export const eventsOfKind = (events: TriggerEvent[], kind: string) => events.filter((event) => event.event === kind);
+
+/** A fix of a scripted device at `at` (epoch ms); `step`: where along a road, 1.1 km apart, so that the moves are drives, not impossible jumps. */
+export function addFix(sandbox: Sandbox, id: string, at: number, step = 1, extra: Partial<FixInput> = {}): Location {
+	return sandbox.store.addFix(id, { latitude: 10 + step / 100, longitude: 1, dateTime: new Date(at).toISOString(), ...extra });
+}
+
+/** The dates of the fixes a poll's Location Updated events report, in order. */
+export const locationUpdates = (events: TriggerEvent[]) => events.filter((event) => event.event === 'locationUpdated').map((event) => (event.location as Location).dateTime);

@@ -25,8 +25,12 @@ afterEach(() => jest.useRealTimers());
  */
 async function playDay(h: TriggerHarness, role: 'deliveryRound' | 'depotIdling' | 'serviceDue', parameters: IDataObject, everyMinutes: number) {
 	const storyId = h.sandbox.store.facts.storyDeviceIds[role][0];
-	const dayEnd = Date.parse(`${h.sandbox.store.facts.storyDay}T00:00:00Z`) + 24 * 60 * MINUTE;
-	const story = [...h.sandbox.store.locations(storyId)!]
+	const history = h.sandbox.store.locations(storyId)!;
+	// The story's day, without the depot truck's idling "now" (the quarter hour before the sandbox's start),
+	// which falls on that day when the suite runs just after UTC midnight.
+	const idlingNow = Math.max(...history.map((fix) => Date.parse(fix.dateTime))) - (STORY_FACTS.idlingNowMinutes + 1) * MINUTE;
+	const dayEnd = Math.min(Date.parse(`${h.sandbox.store.facts.storyDay}T00:00:00Z`) + 24 * 60 * MINUTE, idlingNow);
+	const story = [...history]
 		.filter((fix) => Date.parse(fix.dateTime) < dayEnd)
 		.sort((a, b) => Date.parse(a.dateTime) - Date.parse(b.dateTime));
 	// From half an hour before the engine first runs to an hour after it last does: the hours parked

@@ -275,7 +275,9 @@ describe('the poll\'s time budget (Max Poll Time)', () => {
 				() => undefined,
 				(thrown: unknown) => thrown as Error & { failure?: unknown },
 			);
-			expect(Date.now() - started).toBeLessThan(3_000);
+			// Well short of the stall (60 s) and of the request Timeout (30 s); 2 s of slack for a loaded CI
+			// machine, which took 3.1 s beside three n8n lanes.
+			expect(Date.now() - started).toBeLessThan(4_000);
 			expect(error?.failure).toEqual({ cause: 'temporarily-unavailable' });
 			expect(error?.message).toMatch(/Max Poll Time \(2 s\)/);
 			expect(triggerState(restartedFrom(staticData)).devices).toEqual(triggerState(before).devices);

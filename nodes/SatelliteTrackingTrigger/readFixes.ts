@@ -61,10 +61,10 @@ export async function readFixes(client: TrackingApiClient, reads: FixRead[], lim
 				let outcome: ReadOutcome;
 				try {
 					const options = { ...limits, onSent: () => sent.add(read.deviceId) };
-					const [{ fixes, ahead }, notifications] = await Promise.all([
-						readOne(client, read, options),
-						countDays(client, read.deviceId, read.days, options),
-					]);
+					// Most reads count no alerts: one call, without Promise.all's allocations (bench P3).
+					const [{ fixes, ahead }, notifications] = read.days?.length
+						? await Promise.all([readOne(client, read, options), countDays(client, read.deviceId, read.days, options)])
+						: [await readOne(client, read, options)];
 					const coveredFrom = read.kind === 'range' ? Date.parse(read.from) : undefined;
 					outcome = { ok: true, fixes, ...(notifications && { notifications }), ...(ahead !== undefined && { ahead }), ...(coveredFrom !== undefined && { coveredFrom }) };
 				} catch (error) {
@@ -147,8 +147,7 @@ async function newestInRange(client: TrackingApiClient, deviceId: string, range:
 }
 
 /** One alerts call over the days, counted day by day; a device that failed either read is read again next poll. */
-async function countDays(client: TrackingApiClient, deviceId: string, days: CountedDay[] | undefined, options: ReadOptions): Promise<DayCounts[] | undefined> {
-	if (!days || days.length === 0) return undefined;
+async function countDays(client: TrackingApiClient, deviceId: string, days: CountedDay[], options: ReadOptions): Promise<DayCounts[]> {
 	const range = { from: days[0].from, to: days[days.length - 1].to };
 	const alerts = (await client.find('getAlerts', { params: { deviceId }, body: range, ...options })) ?? [];
 	return days.map(({ day, from, to }) => ({ day, counts: countNotifications(alerts, { from, to }) }));

@@ -62,6 +62,9 @@ describe('token lifetime from the answer', () => {
 		expect(credentialFingerprint({ ...values, apiKey: 'secret-key-2' })).not.toBe(fingerprint);
 		expect(credentialFingerprint({ ...values, baseUrl: 'https://other.example' })).not.toBe(fingerprint);
 		expect(credentialFingerprint({ ...values, token: 'ignored' })).toBe(fingerprint);
+		// Asked again after other values, the first values have their first fingerprint.
+		expect(credentialFingerprint({ ...values })).toBe(fingerprint);
+		expect(credentialFingerprint({ ...values, userName: 'x@b.c' })).not.toBe(fingerprint);
 	});
 });
 

@@ -1,5 +1,6 @@
 // @host-zones: matrix
 import {
+	parseServiceTime,
 	preview,
 	toBoolean,
 	toEmail,
@@ -47,6 +48,31 @@ describe('toIsoDateTime', () => {
 	it('names NaN and Infinity as such, not as null', () => {
 		expect(toIsoDateTime(NaN)).toEqual({ ok: false, problem: 'is not a date (got NaN)' });
 		expect(toLatitude(Infinity)).toEqual({ ok: false, problem: 'must be a number (got Infinity)' });
+	});
+});
+
+describe('parseServiceTime', () => {
+	const forms: Array<[unknown, number]> = [
+		['2024-03-10T10:00:00Z', Date.UTC(2024, 2, 10, 10)],
+		['2024-03-10T10:00:00', Date.UTC(2024, 2, 10, 10)],
+		['2024-03-10 10:00:00', Date.UTC(2024, 2, 10, 10)],
+		[' 2024-03-10T12:00:00+02:00 ', Date.UTC(2024, 2, 10, 10)],
+		['2024-03-10', Date.UTC(2024, 2, 10)],
+	];
+
+	it.each(forms)('reads %j as UTC unless it names a zone', (text, expected) => {
+		expect(parseServiceTime(text)).toBe(expected);
+	});
+
+	it('answers NaN for no time, and the same for a text however often it is read', () => {
+		for (const value of [null, undefined, 1_700_000_000_000, '', 'soon']) expect(parseServiceTime(value)).toBeNaN();
+		// Past the bound of remembered texts (20,000), earlier ones are parsed afresh, to the same time.
+		const base = Date.UTC(2024, 0, 1);
+		const texts = Array.from({ length: 25_000 }, (_, index) => new Date(base + index * 1000).toISOString().replace('.000Z', ''));
+		for (let pass = 0; pass < 2; pass++) {
+			texts.forEach((text, index) => expect(parseServiceTime(text)).toBe(base + index * 1000));
+		}
+		forms.forEach(([text, expected]) => expect(parseServiceTime(text)).toBe(expected));
 	});
 });
 

@@ -245,10 +245,10 @@ export class TrackingApiClient {
 		if (this.newestUsage === undefined || counters.apiUsage >= this.newestUsage.apiUsage) this.newestUsage = counters;
 	}
 
-	private async sendWithToken({ method, url, body, timeoutMs }: OutgoingRequest): Promise<FullResponse> {
+	private sendWithToken({ method, url, body, timeoutMs }: OutgoingRequest): Promise<FullResponse> {
 		// Read by the credential's preAuthentication when this request carries the token exchange.
 		this.data[TOKEN_TIMEOUT_FIELD] = timeoutMs;
-		return (await this.context.helpers.httpRequestWithAuthentication.call(
+		return this.context.helpers.httpRequestWithAuthentication.call(
 			this.context,
 			CREDENTIAL_TYPE,
 			{
@@ -263,6 +263,6 @@ export class TrackingApiClient {
 				returnFullResponse: true,
 			},
 			{ credentialsDecrypted: this.credentials },
-		)) as FullResponse;
+		) as Promise<FullResponse>;
 	}
 }

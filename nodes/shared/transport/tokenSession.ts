@@ -1,5 +1,6 @@
 import { sleep, type ICredentialDataDecryptedObject } from 'n8n-workflow';
 
+import { parseServiceTime } from '../validation';
 import { describeFailure, isTokenRefusal } from './errors';
 import { retryDelayMs } from './retryPolicy';
 import { credentialFingerprint } from './token';
@@ -60,7 +61,8 @@ const newestExchanges = new Map<string, SharedExchange>();
 /** No token, or one past the expiry the service gave it. */
 function stale({ token, tokenExpires }: ICredentialDataDecryptedObject): boolean {
 	if (typeof token !== 'string' || token === '') return true;
-	const expires = typeof tokenExpires === 'string' ? Date.parse(tokenExpires) : NaN;
+	// Read before every request: parseServiceTime remembers the text, where Date.parse parsed it each time.
+	const expires = parseServiceTime(tokenExpires);
 	return !Number.isNaN(expires) && expires <= Date.now();
 }
 

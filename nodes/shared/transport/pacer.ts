@@ -1,5 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
+import { Queue } from './queue';
+
 export interface PacerOptions {
 	maxConcurrency: number;
 	/** Cap on requests the account is sent in any 60 s window; 0 or undefined for none. */
@@ -52,15 +54,15 @@ export class AccountQuota {
 	private readonly active = new Set<RequestPacer>();
 
 	/** When the answers of the requests counted in the rate window came in, oldest first. */
-	private readonly answeredAt: number[] = [];
+	private readonly answeredAt = new Queue<number>();
 
 	/** Requests counted in the rate window whose answers are not in yet. */
 	private unanswered = 0;
 
-	private readonly waitingForAnswers: Array<() => void> = [];
+	private readonly waitingForAnswers = new Queue<() => void>();
 
 	/** When recent successful answers came in, oldest first (the last 60 s at most). */
-	private readonly succeededAt: number[] = [];
+	private readonly succeededAt = new Queue<number>();
 
 	/** Minimum spacing between sends learned from a 429; 0 while none is in force. */
 	private spacingMs = 0;
@@ -177,7 +179,7 @@ export class AccountQuota {
 		while (!this.countIfRoom(cap)) {
 			const now = this.clock.now();
 			if (this.answeredAt.length > 0) {
-				await this.clock.sleep(this.answeredAt[0] + RATE_WINDOW_MS - now);
+				await this.clock.sleep(this.answeredAt.peek()! + RATE_WINDOW_MS - now);
 			} else {
 				// Every counted request is still under way: room comes with the first answer.
 				await new Promise<void>((resolve) => this.waitingForAnswers.push(resolve));
@@ -208,7 +210,7 @@ export class AccountQuota {
 	 */
 	learn(now: number, retryAfterMs: number): boolean {
 		const span = Math.min(Math.max(retryAfterMs, 1000), RATE_WINDOW_MS);
-		const acceptedAt = this.succeededAt.filter((at) => at > now - span);
+		const acceptedAt = [...this.succeededAt].filter((at) => at > now - span);
 		if (acceptedAt.length < MIN_SUCCESSES_TO_LEARN || this.pausedUntil > now - span) return false;
 		// A quota spent in a burst much shorter than the wait (600 accepted in 3 s, then 57 s to wait)
 		// was counted over the burst and the wait together: 600 per 60 s, not per 57 s. Retry-After
@@ -226,8 +228,8 @@ export class AccountQuota {
 	}
 
 	private forgetOlderThan(cutoff: number): void {
-		while (this.answeredAt.length > 0 && this.answeredAt[0] <= cutoff) this.answeredAt.shift();
-		while (this.succeededAt.length > 0 && this.succeededAt[0] <= cutoff) this.succeededAt.shift();
+		while (this.answeredAt.length > 0 && this.answeredAt.peek()! <= cutoff) this.answeredAt.shift();
+		while (this.succeededAt.length > 0 && this.succeededAt.peek()! <= cutoff) this.succeededAt.shift();
 	}
 }
 
@@ -265,7 +267,7 @@ export function trackedAccounts(): number {
  */
 export class RequestPacer {
 	/** This run's requests waiting for a slot, oldest first. */
-	readonly waiting: Array<() => void> = [];
+	readonly waiting = new Queue<() => void>();
 
 	running = 0;
 

@@ -257,6 +257,44 @@ describe('RequestPacer', () => {
 		expect(sentAt[3] - sentAt[0]).toBeCloseTo(3 * spacing, 6);
 	});
 
+	it('holds a request waiting for its spaced turn when a 429 pauses the account meanwhile', async () => {
+		// A clock whose sleeps end only when the test moves time on, so a 429 can land during one.
+		const timers: Array<{ at: number; wake: () => void }> = [];
+		const clock = { time: 0, now: () => clock.time, sleep: (ms: number) => new Promise<void>((wake) => timers.push({ at: clock.time + ms, wake })) };
+		const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+		const pacer = new RequestPacer({ maxConcurrency: 4 }, clock);
+		for (let i = 0; i < 20; i++) {
+			clock.time += 100;
+			(await pacer.acquire())();
+			pacer.succeeded();
+		}
+		pacer.throttled(3000, true); // learns one request every ~150 ms, and pauses 3 s
+		clock.time += 3000;
+		const sentAt: number[] = [];
+		const send = async () => {
+			const release = await pacer.acquire();
+			sentAt.push(clock.time);
+			release();
+		};
+		const requests = [send(), send(), send()];
+		await settle();
+		// The first went at once; the others wait for their spaced turns when a 429 pauses the account 5 s.
+		expect(sentAt).toEqual([clock.time]);
+		clock.time += 10;
+		pacer.throttled(5000, true);
+		const pausedUntil = clock.time + 5000;
+		while (timers.length > 0) {
+			timers.sort((a, b) => a.at - b.at);
+			const next = timers.shift()!;
+			clock.time = Math.max(clock.time, next.at);
+			next.wake();
+			await settle();
+		}
+		await Promise.all(requests);
+		expect(sentAt).toHaveLength(3);
+		for (const at of sentAt.slice(1)) expect(at).toBeGreaterThanOrEqual(pausedUntil);
+	});
+
 	it.each([
 		// A per-minute quota spent in 3 s, then 57 s to wait: 600 per 60 s (less Retry-After's rounding), not per 57 s.
 		['a per-minute quota spent in a burst', 600, 5, 57_000, 59_000],

@@ -304,10 +304,15 @@ export class RequestPacer {
 		wait = quota.takeSlot(this);
 		if (wait) await wait;
 		// A pause or a learned rate holds every run alike, so waiting for them in a slot delays no one.
-		wait = quota.waitForPause();
-		if (wait) await wait;
-		wait = quota.waitForSpacing();
-		if (wait) await wait;
+		// A 429 that comes while a request waits for its spaced turn pauses that request too.
+		for (;;) {
+			wait = quota.waitForPause();
+			if (wait) await wait;
+			wait = quota.waitForSpacing();
+			if (!wait) break;
+			await wait;
+			if (quota.pausedUntil <= quota.clock.now()) break;
+		}
 		return () => {
 			quota.answered();
 			quota.freeSlot(this);

@@ -2,7 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { matchDevice } from '../../shared/deviceRef';
 import { toDeviceIds } from '../../shared/groups';
-import { checked, getResourceId } from '../../shared/parameters';
+import { checked, getResourceId, runNode } from '../../shared/parameters';
 import type { TrackingApiClient } from '../../shared/transport';
 import { parseServiceTime } from '../../shared/validation';
 import type { Device } from '../../shared/wire';
@@ -14,7 +14,7 @@ import type { Device } from '../../shared/wire';
  * saved workflows know it.
  */
 export function isToolRun(context: IExecuteFunctions): boolean {
-	return context.getNode().type.endsWith('Tool');
+	return runNode(context).type.endsWith('Tool');
 }
 
 /** At most this many results reach the model per call, whatever the Limit or Return All say. */

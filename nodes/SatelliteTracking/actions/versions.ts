@@ -1,11 +1,13 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { runNode } from '../../shared/parameters';
+
 /**
  * Saved workflows of node version 1 behave exactly as they did when saved: each behaviour version 2
  * changed asks this (readable output, Alert Name and Send Command sent as typed, Group Update's ops).
  */
 export function isVersion1(context: IExecuteFunctions): boolean {
-	return context.getNode().typeVersion < 2;
+	return runNode(context).typeVersion < 2;
 }
 
 /**
@@ -13,7 +15,7 @@ export function isVersion1(context: IExecuteFunctions): boolean {
  * positions"); saved workflows of 1 and 2 keep the oldest, as they did.
  */
 export function limitKeepsNewest(context: IExecuteFunctions): boolean {
-	return context.getNode().typeVersion >= 2.1;
+	return runNode(context).typeVersion >= 2.1;
 }
 
 /**
@@ -22,5 +24,5 @@ export function limitKeepsNewest(context: IExecuteFunctions): boolean {
  * account (issue 24). Saved workflows of 1 and 2 send what they sent.
  */
 export function refusesNullIsland(context: IExecuteFunctions): boolean {
-	return context.getNode().typeVersion >= 2.1;
+	return runNode(context).typeVersion >= 2.1;
 }

@@ -118,8 +118,7 @@ export class AccountQuota {
 		while (this.running < this.limit()) {
 			const index = this.turns.findIndex((run) => run.mayStart());
 			if (index < 0) return;
-			// Mostly the first run: shift() allocates no array, as splice() does.
-			const run = index === 0 ? this.turns.shift()! : this.turns.splice(index, 1)[0];
+			const [run] = this.turns.splice(index, 1);
 			const resolve = run.waiting.shift()!;
 			if (run.waiting.length > 0) this.turns.push(run);
 			this.start(run);
@@ -175,16 +174,17 @@ export class AccountQuota {
 		return true;
 	}
 
+	/** Called when countIfRoom found none: waits, then counts the request once there is room. */
 	private async waitForRoom(cap: number): Promise<void> {
-		while (!this.countIfRoom(cap)) {
-			const now = this.clock.now();
-			if (this.answeredAt.length > 0) {
-				await this.clock.sleep(this.answeredAt.peek()! + RATE_WINDOW_MS - now);
+		do {
+			const oldest = this.answeredAt.peek();
+			if (oldest !== undefined) {
+				await this.clock.sleep(oldest + RATE_WINDOW_MS - this.clock.now());
 			} else {
 				// Every counted request is still under way: room comes with the first answer.
 				await new Promise<void>((resolve) => this.waitingForAnswers.push(resolve));
 			}
-		}
+		} while (!this.countIfRoom(cap));
 	}
 
 	answered(): void {

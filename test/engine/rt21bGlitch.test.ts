@@ -1,9 +1,8 @@
 // @host-zones: matrix
 /** Red team rt21b (issue 21): a glitch fix dated ahead, as real time catches up with its date. */
-import type { IDataObject } from 'n8n-workflow';
 
 import { fakeDateFrom } from '../support/clock';
-import { addFix, locationUpdates, withTriggerSandbox, addScriptedDevice, SCRIPTED_DEVICES, triggerState } from '../support/trigger';
+import { locationUpdates, triggerState, watchScriptedDevice, withTriggerSandbox } from '../support/trigger';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -23,12 +22,7 @@ describe.each([
 	test('real fixes keep being reported when real time comes within a day of the glitch date', async () => {
 		const setNow = fakeDateFrom(T0);
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
-			addScriptedDevice(h.sandbox, 'glitch');
-			const add = (at: number, step: number) => addFix(h.sandbox, 'glitch', at, step);
-			add(T0 - MINUTE, 0);
-			const parameters = { events: ['locationUpdated'], readMode, ...SCRIPTED_DEVICES };
-			const staticData: IDataObject = {};
-			await h.poll(parameters, staticData);
+			const { add, parameters, staticData } = await watchScriptedDevice(h, 'glitch', T0 - MINUTE, { events: ['locationUpdated'], readMode });
 			add(T0 + 30 * HOUR, 99);
 			const expected: string[] = [];
 			const reported: string[] = [];

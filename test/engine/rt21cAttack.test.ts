@@ -4,7 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Location } from '../../nodes/shared/wire';
 import { fakeDateFrom } from '../support/clock';
-import { addFix, locationUpdates, withTriggerSandbox, addScriptedDevice, SCRIPTED_DEVICES, restartedFrom } from '../support/trigger';
+import { addFix, locationUpdates, withTriggerSandbox, addScriptedDevice, SCRIPTED_DEVICES, restartedFrom, watchScriptedDevice } from '../support/trigger';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -17,12 +17,7 @@ describe('rt21c: Every Fix and fixes dated ahead', () => {
 	it('a glitch sent twice at the same date (a position and its alarm record) does not hide the real fixes', async () => {
 		const setNow = fakeDateFrom(T0);
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
-			addScriptedDevice(h.sandbox, 'glitch');
-			const add = (at: number, step: number, extra = {}) => addFix(h.sandbox, 'glitch', at, step, extra);
-			add(T0 - MINUTE, 0);
-			const parameters = { events: ['locationUpdated'], readMode: 'everyFix', ...SCRIPTED_DEVICES };
-			const staticData: IDataObject = {};
-			await h.poll(parameters, staticData);
+			const { add, parameters, staticData } = await watchScriptedDevice(h, 'glitch', T0 - MINUTE, { events: ['locationUpdated'], readMode: 'everyFix' });
 			add(T0 + 10 * HOUR, 99);
 			add(T0 + 10 * HOUR, 99, { hasCriticalAlert: true, alertTexts: ['SOS'] });
 			const expected: string[] = [];
@@ -82,12 +77,7 @@ describe('rt21c: Every Fix and fixes dated ahead', () => {
 		const AHEAD = 3 * HOUR;
 		const setNow = fakeDateFrom(T0);
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
-			addScriptedDevice(h.sandbox, 'ahead');
-			const add = (dated: number, step: number, extra = {}) => addFix(h.sandbox, 'ahead', dated, step, extra);
-			add(T0 + AHEAD - MINUTE, 0);
-			const parameters = { events: ['locationUpdated', 'criticalAlert'], readMode: 'everyFix', ...SCRIPTED_DEVICES };
-			const staticData: IDataObject = {};
-			await h.poll(parameters, staticData);
+			const { add, parameters, staticData } = await watchScriptedDevice(h, 'ahead', T0 + AHEAD - MINUTE, { events: ['locationUpdated', 'criticalAlert'], readMode: 'everyFix' });
 			const expected: string[] = [];
 			const reported: string[] = [];
 			for (let poll = 1; poll <= 9; poll++) {
@@ -105,12 +95,9 @@ describe('rt21c: Every Fix and fixes dated ahead', () => {
 		const AHEAD = 3 * HOUR;
 		const setNow = fakeDateFrom(T0);
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
-			addScriptedDevice(h.sandbox, 'ahead');
-			const add = (dated: number, step: number, extra = {}) => addFix(h.sandbox, 'ahead', dated, step, extra);
-			add(T0 + AHEAD - MINUTE, 0);
-			const parameters = { events: ['locationUpdated', 'criticalAlert'], readMode: 'everyFix', ...SCRIPTED_DEVICES };
-			let staticData: IDataObject = {};
-			await h.poll(parameters, staticData);
+			const watched = await watchScriptedDevice(h, 'ahead', T0 + AHEAD - MINUTE, { events: ['locationUpdated', 'criticalAlert'], readMode: 'everyFix' });
+			const { add, parameters } = watched;
+			let staticData = watched.staticData;
 			const sos: string[] = [];
 			for (let poll = 1; poll <= 6; poll++) {
 				const at = T0 + poll * 5 * MINUTE;
@@ -154,12 +141,7 @@ describe('rt21c: Every Fix and fixes dated ahead', () => {
 	it('a device with a true clock every 5 min: a glitch dated 50 min ahead does not hide the real fixes', async () => {
 		const setNow = fakeDateFrom(T0);
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
-			addScriptedDevice(h.sandbox, 'glitch');
-			const add = (at: number, step: number) => addFix(h.sandbox, 'glitch', at, step);
-			add(T0 - MINUTE, 0);
-			const parameters = { events: ['locationUpdated'], readMode: 'everyFix', ...SCRIPTED_DEVICES };
-			const staticData: IDataObject = {};
-			await h.poll(parameters, staticData);
+			const { add, parameters, staticData } = await watchScriptedDevice(h, 'glitch', T0 - MINUTE, { events: ['locationUpdated'], readMode: 'everyFix' });
 			const expected: string[] = [];
 			const reported: string[] = [];
 			for (let poll = 1; poll <= 8; poll++) {

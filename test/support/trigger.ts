@@ -139,5 +139,19 @@ export function addFix(sandbox: Sandbox, id: string, at: number, step = 1, extra
 	return sandbox.store.addFix(id, { latitude: 10 + step / 100, longitude: 1, dateTime: new Date(at).toISOString(), ...extra });
 }
 
+/**
+ * One scripted device `id` with a first fix dated `firstAt`, watched with `parameters` (the scripted
+ * devices chosen), and the baseline poll made: `add` gives it its next fixes.
+ */
+export async function watchScriptedDevice(h: TriggerHarness, id: string, firstAt: number, parameters: INodeParameters) {
+	addScriptedDevice(h.sandbox, id);
+	const add = (at: number, step: number, extra: Partial<FixInput> = {}) => addFix(h.sandbox, id, at, step, extra);
+	add(firstAt, 0);
+	const watched = { ...parameters, ...SCRIPTED_DEVICES };
+	const staticData: IDataObject = {};
+	await h.poll(watched, staticData);
+	return { add, parameters: watched, staticData };
+}
+
 /** The dates of the fixes a poll's Location Updated events report, in order. */
 export const locationUpdates = (events: TriggerEvent[]) => events.filter((event) => event.event === 'locationUpdated').map((event) => (event.location as Location).dateTime);

@@ -20,13 +20,15 @@
  *     and of the user-facing examples/*.json (checked by test/e2e/examples/<name>.expect.ts, an
  *     ExampleExpectation: at import each gets its id, the e2e credential, and its placeholder chat/e-mail
  *     URLs pointed at the sandbox's sink `<sandbox>/__sink/<name>`; the files themselves are untouched);
- *  4. each workflow that starts at a Manual Trigger runs in its own `n8n execute --id=<id> --rawOutput`
- *     process; the JSON n8n prints is checked by the sibling `<name>.expect.ts`;
- *  5. workflows whose expectation says `run: { via: 'editor', trigger }` (polling triggers: n8n only
- *     calls poll() in manual mode, which `n8n execute` cannot do; Schedule Triggers: `n8n execute` only
- *     starts at a Manual Trigger) run afterwards in one `n8n start`:
- *     owner set-up, login, `POST /rest/workflows/<id>/run` with `triggerToStartFrom` (the editor's
- *     "Fetch Test Event"), then the saved execution is read back from `GET /rest/executions/<id>`;
+ *  4. the workflows whose expectation says `run: { via: 'execute' }` run first, each in its own
+ *     `n8n execute --id=<id> --rawOutput` process (the CLI run users script; the JSON n8n prints is
+ *     checked by the sibling `<name>.expect.ts`);
+ *  5. every other workflow runs afterwards in one `n8n start`, from its Manual Trigger or from the
+ *     expectation's `run: { via: 'editor', trigger }` (polling triggers: n8n only calls poll() in manual
+ *     mode; Schedule Triggers): owner set-up, login, `POST /rest/workflows/<id>/run` with
+ *     `triggerToStartFrom` (the editor's "Execute workflow" / "Fetch Test Event"), then the saved
+ *     execution is read back from `GET /rest/executions/<id>`. One n8n start-up for all of them: each
+ *     `n8n execute` boots n8n and its task runner anew, some 10 s of CPU;
  *     On the 2.41 lane that editor also runs the browser checks of scripts/e2e/editorChecks.ts
  *     (headless Debian chromium through playwright-core): changing the trigger's Events keeps its
  *     geofences and daily limits, and the nodes panel finds the package by the words users search;
@@ -73,7 +75,7 @@ import {
 	type Packed,
 	type Sandbox,
 } from '../n8n/setup';
-import { loadWorkflowFiles, requireExpectation, sandboxStats, stopAllOnSignals } from '../n8n/workflows';
+import { loadWorkflowFiles, requireExpectation, sandboxStats, startNode, stopAllOnSignals } from '../n8n/workflows';
 
 const WORKFLOW_DIR = path.resolve(process.env.E2E_WORKFLOWS_DIR || path.join(REPO, 'test', 'e2e', 'workflows'));
 const EXAMPLES_DIR = path.join(REPO, 'examples');
@@ -145,16 +147,19 @@ interface WorkflowCase {
 	name: string;
 	file: string;
 	id: string;
+	/** The node the lane's `n8n start` runs it from (./n8n/workflows.ts startNode). */
+	trigger: string | undefined;
 	expectation: WorkflowExpectation;
 	/** The workflow JSON n8n imports, from the file's text and the lane's sandbox URL. */
 	prepare(text: string, sandboxUrl: string): string;
 }
 
 function loadWorkflowCases(): WorkflowCase[] {
-	return loadWorkflowFiles(WORKFLOW_DIR).map(({ name, file, id, expectation }) => ({
+	return loadWorkflowFiles(WORKFLOW_DIR).map(({ name, file, id, trigger, expectation }) => ({
 		name,
 		file,
 		id,
+		trigger,
 		expectation,
 		prepare: (text: string, sandboxUrl: string) => text.split('{{SANDBOX_URL}}').join(sandboxUrl),
 	}));
@@ -201,6 +206,7 @@ function loadExampleCases(): WorkflowCase[] {
 			name: `example-${name}`,
 			file,
 			id: expectation.id,
+			trigger: startNode(expectation, nodes),
 			expectation,
 			prepare: (text: string, sandboxUrl: string) => prepareExample(text, expectation, sandboxUrl, `examples/${f}`),
 		};
@@ -355,15 +361,16 @@ async function runLane(lane: Lane, packed: Packed, cases: WorkflowCase[], tmpRoo
 		const before = await sandboxStats(sandboxUrl);
 		if (before.tokenCalls !== 0) failures.push(`sandbox counted ${before.tokenCalls} token calls before n8n ran anything`);
 
-		// Workflows run with `n8n execute` first (one process each, in file order), then those that start
-		// at a trigger, in one `n8n start`. The sandbox's token counter is read after each.
+		// The `n8n execute` workflows first (one process each, in file order), then the rest in one
+		// `n8n start`, which must reuse the token the first process stored. The sandbox's token counter
+		// is read after each.
 		const tokenTrail: number[] = [];
 		let processes = 0;
 		let passedWorkflows = 0;
 		let checked = 0;
 		const loadProblems = new Set<string>();
 		const notes: string[] = [];
-		const via = (c: WorkflowCase) => c.expectation.run?.via ?? 'execute';
+		const via = (c: WorkflowCase) => c.expectation.run?.via ?? 'editor';
 
 		const record = async (c: WorkflowCase, how: string, outcome: { run?: N8nRun; error?: string; ms: number }) => {
 			const stats = await sandboxStats(sandboxUrl);
@@ -428,12 +435,13 @@ async function runLane(lane: Lane, packed: Packed, cases: WorkflowCase[], tmpRoo
 			try {
 				editor = await startEditor(lane, env, tmpDir, ports.n8n, logFile);
 				for (const c of editorCases) {
-					const trigger = c.expectation.run?.via === 'editor' ? c.expectation.run.trigger : '';
+					const how = `editor run from "${c.trigger}"`;
 					const t0 = Date.now();
 					try {
-						await record(c, `editor run from "${trigger}"`, await editor.runFromTrigger(c.id, trigger));
+						if (c.trigger === undefined) throw new Error(`no node to run it from: give it a Manual Trigger, or say run: { via: 'editor', trigger } in its expectation`);
+						await record(c, how, await editor.runFromTrigger(c.id, c.trigger));
 					} catch (error) {
-						await record(c, `editor run from "${trigger}"`, {
+						await record(c, how, {
 							error: error instanceof Error ? error.message : String(error),
 							ms: Date.now() - t0,
 						});

@@ -52,10 +52,14 @@ export function loadWorkflowFiles(dir = WORKFLOW_DIR): E2eWorkflow[] {
 		const expectFile = path.join(dir, `${name}.expect.ts`);
 		if (!fs.existsSync(expectFile)) throw new Error(`${f}: missing ${name}.expect.ts`);
 		const expectation = requireExpectation(expectFile);
-		const manual = workflow.nodes?.find((node) => node.type === 'n8n-nodes-base.manualTrigger');
-		const trigger = expectation.run?.via === 'editor' ? expectation.run.trigger : manual?.name;
-		return { name, file, id: workflow.id, trigger, expectation };
+		return { name, file, id: workflow.id, trigger: startNode(expectation, workflow.nodes), expectation };
 	});
+}
+
+/** The node a manual run of the workflow starts from: the expectation's `run.trigger`, else its Manual Trigger. */
+export function startNode(expectation: WorkflowExpectation, nodes: Array<{ name: string; type: string }> = []): string | undefined {
+	if (expectation.run?.via === 'editor') return expectation.run.trigger;
+	return nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger')?.name;
 }
 
 /** The sandbox's `/__sandbox/stats` (its token-exchange counter and more). */

@@ -57,12 +57,15 @@ export interface WorkflowExpectation {
 	/** One line for the report. */
 	description: string;
 	/**
-	 * How the workflow is run (default `{ via: 'execute' }`):
-	 * - `execute`: `n8n execute --id=<id> --rawOutput`; the workflow starts at a Manual Trigger.
-	 * - `editor`: in a running `n8n start`, the way the editor runs it from `trigger` (its "Test workflow"
-	 *   / "Fetch Test Event" button): `POST /rest/workflows/<id>/run` with `triggerToStartFrom`, then the
-	 *   saved execution is read back. Needed for polling triggers: n8n only calls `poll()` in manual
-	 *   mode, and `n8n execute` runs in `cli` mode and only starts at a Manual Trigger.
+	 * How the workflow is run (default: in the lane's `n8n start`, from its Manual Trigger):
+	 * - `execute`: `n8n execute --id=<id> --rawOutput`, in a process of its own, before the others; the
+	 *   workflow starts at a Manual Trigger. The CLI run, and a second n8n process that must reuse the
+	 *   token this one stored.
+	 * - `editor`: in the lane's running `n8n start`, the way the editor runs it from `trigger` (its
+	 *   "Execute workflow" / "Fetch Test Event" button): `POST /rest/workflows/<id>/run` with
+	 *   `triggerToStartFrom`, then the saved execution is read back. Needed for polling triggers: n8n
+	 *   only calls `poll()` in manual mode, and `n8n execute` runs in `cli` mode and only starts at a
+	 *   Manual Trigger.
 	 */
 	run?: { via: 'execute' } | { via: 'editor'; trigger: string };
 	/** Throws when the output is wrong. */

@@ -9,6 +9,8 @@ import {
 
 const expectation: WorkflowExpectation = {
 	description: 'device getAll (limit 3) → getLastLocation per device',
+	// The lane's one CLI run: the others run in its `n8n start`, which must reuse the token stored here.
+	run: { via: 'execute' },
 	check(run) {
 		ensureRunSucceeded(run);
 

@@ -28,10 +28,10 @@ import * as os from 'node:os';
 
 import type { Page } from 'playwright-core';
 
-import { ensureChromium, failureShot, openNodePanel, openSignedIn } from '../n8n/browser';
+import { type Browser, ensureChromium, failureShot, openNodePanel, openSignedIn } from '../n8n/browser';
 import { DEV_OWNER, type Editor, type Owner } from '../n8n/editor';
 import { startLocalN8n } from '../n8n/local';
-import { freePort, log } from '../n8n/processes';
+import { freePort, log, seconds } from '../n8n/processes';
 import { CREDENTIAL_TYPE, PACKAGE_NAME, sandboxCredentialData, sandboxJson } from '../n8n/setup';
 
 const TRIGGER = 'Geofence trigger';
@@ -72,28 +72,26 @@ function geofenceWorkflow(credential: { id: string; name: string }): Record<stri
 }
 
 /**
- * Runs one check in a fresh signed-in browser: what it throws becomes a problem with a screenshot of
- * what the browser showed; logs ✔ or ✘ with the problems under `title`.
+ * Runs one check in a tab of its own in the signed-in browser: what it throws becomes a problem with
+ * a screenshot of what the tab showed; logs ✔ or ✘ with the problems under `title`.
  */
 async function inBrowser(
-	editor: Editor,
-	owner: Owner,
+	context: CheckContext,
 	title: string,
-	shotDir: string,
 	check: (page: Page, problems: string[]) => Promise<void>,
 ): Promise<string[]> {
-	ensureChromium();
-	const browser = await openSignedIn(editor.base, owner);
+	const started = Date.now();
+	const page = await context.browser.newPage();
 	const problems: string[] = [];
 	try {
-		await check(browser.page, problems);
+		await check(page, problems);
 	} catch (error) {
-		const shot = await failureShot(browser.page, shotDir, title.replace(/[^a-z]+/gi, '-').slice(0, 40));
+		const shot = await failureShot(page, context.shotDir, title.replace(/[^a-z]+/gi, '-').slice(0, 40));
 		problems.push(`${error instanceof Error ? error.message : String(error)} (what the browser showed: ${shot})`);
 	} finally {
-		await browser.close();
+		await page.close().catch(() => undefined);
 	}
-	log(`  ${problems.length === 0 ? '✔' : '✘'} editor: ${title}${problems.length ? `\n      ${problems.join('\n      ')}` : ''}`);
+	log(`  ${problems.length === 0 ? '✔' : '✘'} editor: ${title} (${seconds(Date.now() - started)})${problems.length ? `\n      ${problems.join('\n      ')}` : ''}`);
 	return problems;
 }
 
@@ -128,9 +126,9 @@ async function savedTriggerParameters(editor: Editor, workflowId: string): Promi
  * two again, as a user swapping events does; saves. The geofence, the rule and the limit remain.
  */
 export async function checkEventsChangeKeepsSettings(context: CheckContext): Promise<string[]> {
-	const { editor, owner, credential, shotDir } = context;
+	const { editor, credential } = context;
 	const workflowId = await editor.createWorkflow(geofenceWorkflow(credential));
-	return await inBrowser(editor, owner, "changing the trigger's Events keeps its geofence, rule and daily limit", shotDir, async (page, problems) => {
+	return await inBrowser(context, "changing the trigger's Events keeps its geofence, rule and daily limit", async (page, problems) => {
 		const ndv = await openNodePanel(page, editor.base, workflowId, TRIGGER);
 		await addEvent(page, 'Device Silent');
 		await removeEvent(page, 'Location Updated');
@@ -174,9 +172,9 @@ const SEARCH_WORDS = ['location', 'vehicle', 'fleet', 'geofence', 'tracker'];
  * trigger as one entry, with the trigger's description, which must speak for both.
  */
 export async function checkNodesPanelSearch(context: CheckContext): Promise<string[]> {
-	const { editor, owner, shotDir } = context;
+	const { editor } = context;
 	const workflowId = await editor.createWorkflow(manualWorkflow('Nodes panel search', []));
-	return await inBrowser(editor, owner, `the nodes panel finds the package by ${SEARCH_WORDS.join(', ')}`, shotDir, async (page, problems) => {
+	return await inBrowser(context, `the nodes panel finds the package by ${SEARCH_WORDS.join(', ')}`, async (page, problems) => {
 		await page.goto(`${editor.base}/workflow/${workflowId}`);
 		await page.locator('[data-test-id="canvas-node"]').first().waitFor({ state: 'visible' });
 		for (const word of SEARCH_WORDS) {
@@ -203,7 +201,7 @@ export async function checkNodesPanelSearch(context: CheckContext): Promise<stri
  * what went wrong. On a credential of its own, so the lane's stays untouched.
  */
 export async function checkCredentialDialog(context: CheckContext): Promise<string[]> {
-	const { editor, owner, shotDir, sandboxUrl } = context;
+	const { editor, sandboxUrl } = context;
 	const credentialId = await editor.createCredential({
 		name: 'Dialog check',
 		type: CREDENTIAL_TYPE,
@@ -216,7 +214,7 @@ export async function checkCredentialDialog(context: CheckContext): Promise<stri
 		{ baseUrl: `${sandboxUrl}  `, expect: 'Connection tested successfully' },
 		refused,
 	];
-	return await inBrowser(editor, owner, 'the credential dialog says why a Base URL fails, and trims it', shotDir, async (page, problems) => {
+	return await inBrowser(context, 'the credential dialog says why a Base URL fails, and trims it', async (page, problems) => {
 		for (const { baseUrl, expect } of cases) {
 			await page.goto(`${editor.base}/home/credentials/${credentialId}`);
 			const modal = page.locator('[data-test-id="editCredential-modal"]');
@@ -244,7 +242,7 @@ const GROUP_UPDATE = 'Update group';
  * the panel says what is missing.
  */
 export async function checkUneditedJsonPatch(context: CheckContext): Promise<string[]> {
-	const { editor, owner, credential, shotDir, sandboxUrl } = context;
+	const { editor, credential, sandboxUrl } = context;
 	const workflowId = await editor.createWorkflow(
 		manualWorkflow('Unedited JSON Patch', [
 			{
@@ -258,7 +256,7 @@ export async function checkUneditedJsonPatch(context: CheckContext): Promise<str
 			},
 		]),
 	);
-	return await inBrowser(editor, owner, 'an unedited JSON Patch writes nothing', shotDir, async (page, problems) => {
+	return await inBrowser(context, 'an unedited JSON Patch writes nothing', async (page, problems) => {
 		const writesBefore = ((await sandboxJson(sandboxUrl, '/__sandbox/writes')) as unknown[]).length;
 		const ndv = await openNodePanel(page, editor.base, workflowId, GROUP_UPDATE);
 		const patchText = (await ndv.locator('[data-test-id="parameter-input-jsonPatch"] .cm-content').innerText()).trim();
@@ -286,7 +284,7 @@ const FLEET_TRIGGER = 'Fleet trigger';
  * some of its events only, which n8n's editor decides from the description as sent.
  */
 export async function checkFleetEventSettings(context: CheckContext): Promise<string[]> {
-	const { editor, owner, credential, shotDir } = context;
+	const { editor, credential } = context;
 	const workflowId = await editor.createWorkflow({
 		...manualWorkflow('Fleet event settings', []),
 		nodes: [
@@ -301,7 +299,7 @@ export async function checkFleetEventSettings(context: CheckContext): Promise<st
 			},
 		],
 	});
-	return await inBrowser(editor, owner, 'the fleet events show the settings they use', shotDir, async (page, problems) => {
+	return await inBrowser(context, 'the fleet events show the settings they use', async (page, problems) => {
 		const ndv = await openNodePanel(page, editor.base, workflowId, FLEET_TRIGGER);
 		const shown = async (names: string[]) => {
 			const visible: string[] = [];
@@ -320,21 +318,35 @@ export async function checkFleetEventSettings(context: CheckContext): Promise<st
 	});
 }
 
-/** What every check gets: the running editor, who signs in, the sandbox behind it and its credential. */
+/**
+ * What every check gets: the running editor, the browser signed in to it, the sandbox behind it and
+ * its credential.
+ */
 export interface CheckContext {
 	editor: Editor;
-	owner: Owner;
+	browser: Browser;
 	credential: { id: string; name: string };
 	sandboxUrl: string;
 	shotDir: string;
 }
 
-/** Every check of this file, against one running editor, one after another. */
-export async function runEditorChecks(context: Omit<CheckContext, 'shotDir'> & { shotDir?: string }): Promise<string[]> {
-	const full: CheckContext = { ...context, shotDir: context.shotDir ?? os.tmpdir() };
+/**
+ * Every check of this file, against one running editor, one after another, each in a tab of one
+ * browser signed in as `owner`. A browser and sign-in per check cost some 10 s each on 2 cores, and
+ * every tab loaded the editor's scripts cold.
+ */
+export async function runEditorChecks(context: Omit<CheckContext, 'shotDir' | 'browser'> & { owner: Owner; shotDir?: string }): Promise<string[]> {
+	ensureChromium();
+	const { owner, ...rest } = context;
+	const browser = await openSignedIn(context.editor.base, owner);
+	const full: CheckContext = { ...rest, browser, shotDir: context.shotDir ?? os.tmpdir() };
 	const problems: string[] = [];
-	for (const check of [checkEventsChangeKeepsSettings, checkFleetEventSettings, checkNodesPanelSearch, checkCredentialDialog, checkUneditedJsonPatch]) {
-		problems.push(...(await check(full)));
+	try {
+		for (const check of [checkEventsChangeKeepsSettings, checkFleetEventSettings, checkNodesPanelSearch, checkCredentialDialog, checkUneditedJsonPatch]) {
+			problems.push(...(await check(full)));
+		}
+	} finally {
+		await browser.close();
 	}
 	return problems;
 }

@@ -26,6 +26,8 @@ export function ensureChromium(): void {
 
 export interface Browser {
 	page: Page;
+	/** Another tab of the same signed-in profile (its cookie, its cache of the editor's scripts). */
+	newPage(): Promise<Page>;
 	close(): Promise<void>;
 }
 
@@ -58,6 +60,12 @@ export async function openSignedIn(base: string, owner: Owner, viewport = { widt
 				'--disable-sync',
 			],
 		});
+		const signedIn = context;
+		const newPage = async () => {
+			const tab = await signedIn.newPage();
+			tab.setDefaultTimeout(UI_TIMEOUT_MS);
+			return tab;
+		};
 		const page = context.pages()[0] ?? (await context.newPage());
 		page.setDefaultTimeout(UI_TIMEOUT_MS);
 		await page.goto(`${base}/signin`);
@@ -65,7 +73,7 @@ export async function openSignedIn(base: string, owner: Owner, viewport = { widt
 		await page.locator('input[name="password"]').fill(owner.password);
 		await page.locator('input[name="password"]').press('Enter');
 		await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
-		return { page, close };
+		return { page, newPage, close };
 	} catch (error) {
 		await close();
 		throw error;

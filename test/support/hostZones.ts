@@ -5,10 +5,16 @@
  *
  *   // @host-zones: matrix
  *
- * and `// @host-zones: own` marks a suite that starts its own processes under each of ZONES (it
- * sets `TZ` itself), which the matrix would only repeat. test/unit/hostZones.test.ts fails when a
- * suite that handles dates, days or time zones (DATE_USE) has neither line, so a new one cannot be
- * left out of the matrix.
+ * `// @host-zones: own` marks a suite that starts its own processes under each of ZONES (it sets
+ * `TZ` itself), which the matrix would only repeat, and
+ *
+ *   // @host-zones: none: <why the host's zone cannot change its outcome>
+ *
+ * a suite that mentions dates or zones without depending on the host's (instants written with `Z`,
+ * zone names as data, clocks for durations only): the matrix would rerun it for nothing, some
+ * seconds of CPU each. test/unit/hostZones.test.ts fails when a suite that handles dates, days or
+ * time zones (DATE_USE) has none of these lines, or says `none` without a reason, so a new one
+ * cannot be left out of the matrix unawares.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -20,10 +26,17 @@ export const ZONES = ['Europe/Berlin', 'America/New_York'];
 export const DATE_USE =
 	/\bDate\b|DateTime|[Ll]uxon|[tT]imeZone|\bTZ\b|toLocale|Intl\.|[Mm]idnight|[Zz]oned|FakeTimers|SystemTime|dateTime|\b[Dd]ays?\b|[Tt]oday|clock/;
 
-export type ZoneMark = 'matrix' | 'own' | undefined;
+export type ZoneMark = 'matrix' | 'own' | 'none' | undefined;
+
+const MARK = /^\/\/ @host-zones: (matrix|own|none)\b:?(.*)$/m;
 
 export function zoneMark(text: string): ZoneMark {
-	return /^\/\/ @host-zones: (matrix|own)\b/m.exec(text)?.[1] as ZoneMark;
+	return MARK.exec(text)?.[1] as ZoneMark;
+}
+
+/** What follows `none:` on a suite's mark: why the host's zone cannot change its outcome. */
+export function zoneMarkReason(text: string): string {
+	return MARK.exec(text)?.[2].trim() ?? '';
 }
 
 /** Every jest suite (jest.config.js testMatch: test/, nodes/, sandbox/), relative to the repository. */

@@ -471,6 +471,9 @@ async function runLane(lane: Lane, packed: Packed, cases: WorkflowCase[], tmpRoo
 			);
 		}
 		log(`  ${tokenLine} (expected ${TOKEN_CALLS_PER_LANE})`);
+		if (!cases.some((c) => via(c) === 'execute')) {
+			failures.push('no workflow ran in `n8n execute`: the CLI run, and a second n8n process reusing the stored token, went unproven (say run: { via: \'execute\' } in one expectation)');
+		}
 		if (loadProblems.size > 0) {
 			log(`  n8n log lines about the package (warnings/errors):\n${[...loadProblems].map((l) => `      | ${l}`).join('\n')}`);
 			failures.push(`n8n logged ${loadProblems.size} warning/error line(s) about the package`);

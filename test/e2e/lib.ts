@@ -146,6 +146,8 @@ export function ensureRunSucceeded(run: N8nRun): void {
 	const resultData = run.data?.resultData;
 	ensure(resultData && typeof resultData === 'object', 'n8n output has no data.resultData');
 	ensure(!resultData.error, `workflow error: ${describeError(resultData.error)}`);
+	// A crashed or canceled execution may carry no error at all.
+	ensure(run.status === undefined || run.status === 'success', `n8n says the run ended "${run.status}"`);
 	for (const [name, runs] of Object.entries(resultData.runData ?? {})) {
 		for (const r of runs) ensure(!r.error, `node "${name}" failed: ${describeError(r.error)}`);
 	}

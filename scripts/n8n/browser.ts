@@ -60,20 +60,16 @@ export async function openSignedIn(base: string, owner: Owner, viewport = { widt
 				'--disable-sync',
 			],
 		});
+		// For every tab, the first one and those of newPage alike.
+		context.setDefaultTimeout(UI_TIMEOUT_MS);
 		const signedIn = context;
-		const newPage = async () => {
-			const tab = await signedIn.newPage();
-			tab.setDefaultTimeout(UI_TIMEOUT_MS);
-			return tab;
-		};
 		const page = context.pages()[0] ?? (await context.newPage());
-		page.setDefaultTimeout(UI_TIMEOUT_MS);
 		await page.goto(`${base}/signin`);
 		await page.locator('input[name="emailOrLdapLoginId"]').fill(owner.email);
 		await page.locator('input[name="password"]').fill(owner.password);
 		await page.locator('input[name="password"]').press('Enter');
 		await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
-		return { page, newPage, close };
+		return { page, newPage: () => signedIn.newPage(), close };
 	} catch (error) {
 		await close();
 		throw error;

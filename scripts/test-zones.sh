@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # The time-zone matrix: the jest suites marked `// @host-zones: matrix` (test/support/hostZones.ts),
-# under each extra host zone there (Europe/Berlin, America/New_York), the zones side by side, two jest
-# workers each (the suites mostly wait). `npm test` runs every suite under the host's own zone (UTC in CI); .ci/run runs this
-# after it. `--list` prints the suites only. Extra arguments go to jest.
+# under each extra host zone there (Europe/Berlin, America/New_York), all side by side. `npm test`
+# runs every suite in a jest file of its own under the host's zone (UTC in CI); here each zone's
+# suites run as two shares, each share one jest file (test/support/zoneMatrixShare.ts), so n8n's
+# engine loads four times instead of once per suite and zone (that loading was most of the matrix's
+# CPU): the marked slow suites (scripts/slow-suites.sh), which mostly wait, and the rest, which
+# compute. .ci/run runs this after `npm test`. `--list` prints the suites only. Extra arguments go to
+# jest (e.g. `-t midnight`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,17 +20,30 @@ suites=("${lines[@]:1}")
 if [ "${1:-}" = --list ]; then printf '%s\n' "${suites[@]}"; exit 0; fi
 [ ${#suites[@]} -gt 0 ] || { echo "test-zones: no suite is marked // @host-zones: matrix" >&2; exit 1; }
 
+source scripts/slow-suites.sh
+declare -A share_suites=()
+for suite in "${suites[@]}"; do
+  if [[ " ${SLOW_SUITES[*]} " == *" $suite "* ]]; then share=slow; else share=rest; fi
+  share_suites[$share]+="$suite"$'\n'
+done
+
 logs="$(mktemp -d "${TMPDIR:-/tmp}/satellite-zones.XXXXXX")"
 trap 'rm -rf "$logs"' EXIT
 declare -A pids=()
 for zone in "${zones[@]}"; do
-  TZ="$zone" node_modules/.bin/jest --maxWorkers=2 "$@" "${suites[@]}" >"$logs/${zone//\//_}.log" 2>&1 &
-  pids[$zone]=$!
+  for share in "${!share_suites[@]}"; do
+    TZ="$zone" ZONE_MATRIX_SUITES="${share_suites[$share]}" node_modules/.bin/jest \
+      --testMatch '<rootDir>/test/support/zoneMatrixShare.ts' "$@" >"$logs/${zone//\//_}.$share.log" 2>&1 &
+    pids[$zone.$share]=$!
+  done
 done
 failed=0
 for zone in "${zones[@]}"; do
-  if wait "${pids[$zone]}"; then status=passed; else status=FAILED; failed=1; fi
-  echo "--- TZ=$zone: ${#suites[@]} suites $status"
-  if [ $status = FAILED ]; then cat "$logs/${zone//\//_}.log"; else grep -E '^(Tests|Test Suites|Time):' "$logs/${zone//\//_}.log"; fi
+  for share in "${!share_suites[@]}"; do
+    log="$logs/${zone//\//_}.$share.log"
+    if wait "${pids[$zone.$share]}"; then status=passed; else status=FAILED; failed=1; fi
+    echo "--- TZ=$zone, the $share: $(grep -c . <<<"${share_suites[$share]}") suites $status"
+    if [ $status = FAILED ]; then cat "$log"; else grep -E '^(Tests|Time):' "$log"; fi
+  done
 done
 exit $failed

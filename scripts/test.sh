@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm test`, the fast loop: the type check (tsc over the nodes, tests, sandbox, scripts and
-# benchmarks) beside every jest suite but the slow ones below, under the host's zone. Fails when
+# benchmarks) beside every jest suite but the slow ones (scripts/slow-suites.sh), under the host's zone. Fails when
 # either fails. Arguments go to jest.
 #
 # `npm run test:slow` (`scripts/test.sh --slow`): only the slow suites, which mostly wait (real
@@ -10,14 +10,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-SLOW_SUITES=(
-  test/engine/sharedAccount.test.ts
-  test/engine/triggerDigest.test.ts
-  test/engine/triggerUnattended.test.ts
-  test/engine/triggerCombinations.test.ts
-  test/reliability/reliability.test.ts
-  test/package/checkPackage.test.ts
-)
+source scripts/slow-suites.sh
 
 if [ "${1:-}" = --slow ]; then
   shift

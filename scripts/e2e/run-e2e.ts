@@ -15,20 +15,22 @@
  *     <N8N_USER_FOLDER>/.n8n/nodes/node_modules/n8n-nodes-satellite-tracking/ with a
  *     <N8N_USER_FOLDER>/.n8n/nodes/package.json listing it, as n8n installs community packages;
  *  2. a fresh sandbox is started (`tsx sandbox/cli.ts --port <free>`, waits for `SANDBOX_READY <url>`);
- *  3. `n8n import:credentials` (type satelliteTrackingApi, id satTrackCred01, pointed at the sandbox) and
- *     `n8n import:workflow --separate` of test/e2e/workflows/*.json (`{{SANDBOX_URL}}` is substituted)
- *     and of the user-facing examples/*.json (checked by test/e2e/examples/<name>.expect.ts, an
- *     ExampleExpectation: at import each gets its id, the e2e credential, and its placeholder chat/e-mail
- *     URLs pointed at the sandbox's sink `<sandbox>/__sink/<name>`; the files themselves are untouched);
+ *  3. one `n8n start` (owner set-up, login), then over its REST API as the editor does: the credential
+ *     (type satelliteTrackingApi, pointed at the sandbox) and the workflows, with their fixed ids, of
+ *     test/e2e/workflows/*.json (`{{SANDBOX_URL}}` and the credential's id are substituted) and of the
+ *     user-facing examples/*.json (checked by test/e2e/examples/<name>.expect.ts, an
+ *     ExampleExpectation: each gets its id, the e2e credential, and its placeholder chat/e-mail URLs
+ *     pointed at the sandbox's sink `<sandbox>/__sink/<name>`; the files themselves are untouched).
+ *     The CLI's import:credentials and import:workflow each booted n8n once more, some 10 s of CPU each;
  *  4. the workflows whose expectation says `run: { via: 'execute' }` run first, each in its own
- *     `n8n execute --id=<id> --rawOutput` process (the CLI run users script; the JSON n8n prints is
- *     checked by the sibling `<name>.expect.ts`);
- *  5. every other workflow runs afterwards in one `n8n start`, from its Manual Trigger or from the
+ *     `n8n execute --id=<id> --rawOutput` process beside the running `n8n start`, on the same database
+ *     (the CLI run users script; the JSON n8n prints is checked by the sibling `<name>.expect.ts`);
+ *  5. every other workflow runs afterwards in that `n8n start`, from its Manual Trigger or from the
  *     expectation's `run: { via: 'editor', trigger }` (polling triggers: n8n only calls poll() in manual
- *     mode; Schedule Triggers): owner set-up, login, `POST /rest/workflows/<id>/run` with
- *     `triggerToStartFrom` (the editor's "Execute workflow" / "Fetch Test Event"), then the saved
- *     execution is read back from `GET /rest/executions/<id>`. One n8n start-up for all of them: each
- *     `n8n execute` boots n8n and its task runner anew, some 10 s of CPU;
+ *     mode; Schedule Triggers): `POST /rest/workflows/<id>/run` with `triggerToStartFrom` (the editor's
+ *     "Execute workflow" / "Fetch Test Event"), then the saved execution is read back from
+ *     `GET /rest/executions/<id>`. One n8n start-up for all of them: each `n8n execute` boots n8n and
+ *     its task runner anew, some 10 s of CPU;
  *     On the 2.41 lane that editor also runs the browser checks of scripts/e2e/editorChecks.ts
  *     (headless Debian chromium through playwright-core): changing the trigger's Events keeps its
  *     geofences and daily limits, and the nodes panel finds the package by the words users search;
@@ -81,14 +83,16 @@ const WORKFLOW_DIR = path.resolve(process.env.E2E_WORKFLOWS_DIR || path.join(REP
 const EXAMPLES_DIR = path.join(REPO, 'examples');
 const EXAMPLE_EXPECT_DIR = path.join(REPO, 'test', 'e2e', 'examples');
 
-const CREDENTIAL = { id: 'satTrackCred01', name: 'Sandbox', type: CREDENTIAL_TYPE };
+const CREDENTIAL = { name: 'Sandbox', type: CREDENTIAL_TYPE };
+/** The credential id the workflow files name; replaced by the id n8n gives the lane's credential. */
+const FILE_CREDENTIAL_ID = 'satTrackCred01';
 /** What n8n's editor sends for a secret it did not show (n8n-workflow's CREDENTIAL_BLANKING_VALUE). */
 const BLANKED = '__n8n_BLANK_VALUE_e5362baf-c777-4d57-a609-6eaf1f9e87f6';
 
 /**
  * Token exchanges the sandbox sees in one lane (fresh sandbox, fresh n8n database), whatever the number
  * of workflows and n8n processes. Measured on n8n 2.8.4 and 2.41.1 (trail [1, 1, 1, 1] over three
- * `n8n execute` processes and one `n8n start`): the credential's `token` field is empty after import,
+ * `n8n execute` processes and one `n8n start`): the credential's `token` field is empty when created,
  * so the first request of the first execution makes n8n call the credential's preAuthentication (one
  * POST to the token endpoint); n8n then writes `token` and `tokenExpires` into the stored (encrypted)
  * credential in its database (checked with `n8n export:credentials --decrypted`). Later requests of
@@ -150,8 +154,8 @@ interface WorkflowCase {
 	/** The node the lane's `n8n start` runs it from (./n8n/workflows.ts startNode). */
 	trigger: string | undefined;
 	expectation: WorkflowExpectation;
-	/** The workflow JSON n8n imports, from the file's text and the lane's sandbox URL. */
-	prepare(text: string, sandboxUrl: string): string;
+	/** The workflow n8n gets, from the file's text, the lane's sandbox URL and its credential's id. */
+	prepare(text: string, sandboxUrl: string, credentialId: string): Record<string, unknown>;
 }
 
 function loadWorkflowCases(): WorkflowCase[] {
@@ -161,7 +165,8 @@ function loadWorkflowCases(): WorkflowCase[] {
 		id,
 		trigger,
 		expectation,
-		prepare: (text: string, sandboxUrl: string) => text.split('{{SANDBOX_URL}}').join(sandboxUrl),
+		prepare: (text: string, sandboxUrl: string, credentialId: string) =>
+			JSON.parse(text.split('{{SANDBOX_URL}}').join(sandboxUrl).split(`"${FILE_CREDENTIAL_ID}"`).join(JSON.stringify(credentialId))) as Record<string, unknown>,
 	}));
 }
 
@@ -208,18 +213,18 @@ function loadExampleCases(): WorkflowCase[] {
 			id: expectation.id,
 			trigger: startNode(expectation, nodes),
 			expectation,
-			prepare: (text: string, sandboxUrl: string) => prepareExample(text, expectation, sandboxUrl, `examples/${f}`),
+			prepare: (text: string, sandboxUrl: string, credentialId: string) => prepareExample(text, expectation, sandboxUrl, credentialId, `examples/${f}`),
 		};
 	});
 }
 
-/** The example as the e2e imports it: its id, the e2e credential, sink URLs; nothing may leave the machine. */
-function prepareExample(text: string, expectation: ExampleExpectation, sandboxUrl: string, label: string): string {
+/** The example as the e2e creates it: its id, the e2e credential, sink URLs; nothing may leave the machine. */
+function prepareExample(text: string, expectation: ExampleExpectation, sandboxUrl: string, credentialId: string, label: string): Record<string, unknown> {
 	const workflow = JSON.parse(text) as { id?: string; nodes: WorkflowNode[] };
 	const sandboxOrigin = new URL(sandboxUrl).origin;
 	workflow.id = expectation.id;
 	for (const node of workflow.nodes) {
-		if (node.credentials?.[CREDENTIAL.type]) node.credentials[CREDENTIAL.type] = { id: CREDENTIAL.id, name: CREDENTIAL.name };
+		if (node.credentials?.[CREDENTIAL.type]) node.credentials[CREDENTIAL.type] = { id: credentialId, name: CREDENTIAL.name };
 		const sink = expectation.sinks[node.name];
 		if (sink !== undefined) node.parameters = { ...node.parameters, url: `${sandboxOrigin}/__sink/${sink}` };
 		const url = node.parameters?.url;
@@ -227,7 +232,7 @@ function prepareExample(text: string, expectation: ExampleExpectation, sandboxUr
 			throw new Error(`${label}: node "${node.name}" would call ${url}: name it in the expectation's sinks`);
 		}
 	}
-	return JSON.stringify(workflow, null, 2);
+	return workflow;
 }
 
 interface LaneResult {
@@ -245,10 +250,10 @@ interface LaneResult {
  * (after a token exchange) and must say OK for the sandbox's key and show the vendor's text for a
  * wrong one.
  */
-async function checkCredentialTest(editor: Editor, sandboxUrl: string): Promise<string[]> {
+async function checkCredentialTest(editor: Editor, sandboxUrl: string, credentialId: string): Promise<string[]> {
 	const test = async (changes: Record<string, unknown>) => {
 		const answer = await editor.rest('POST', '/credentials/test', {
-			credentials: { ...CREDENTIAL, data: { ...sandboxCredentialData(sandboxUrl), ...changes } },
+			credentials: { ...CREDENTIAL, id: credentialId, data: { ...sandboxCredentialData(sandboxUrl), ...changes } },
 		});
 		return (answer.data ?? {}) as { status?: string; message?: string };
 	};
@@ -286,6 +291,7 @@ async function runLane(lane: Lane, packed: Packed, cases: WorkflowCase[], tmpRoo
 	const failures: string[] = [];
 	let nodeVersion = '?';
 	let sandbox: Sandbox | undefined;
+	let editor: Editor | undefined;
 	const result = (summary: string): LaneResult => ({
 		lane,
 		nodeVersion,
@@ -312,10 +318,10 @@ async function runLane(lane: Lane, packed: Packed, cases: WorkflowCase[], tmpRoo
 		log(`  n8n ports: N8N_PORT=${ports.n8n} N8N_RUNNERS_BROKER_PORT=${ports.broker}`);
 
 		let step = 0;
-		const n8n = async (label: string, args: string[]): Promise<CommandResult> => {
+		const n8n = async (label: string, args: string[], commandEnv = env): Promise<CommandResult> => {
 			step += 1;
 			const logFile = path.join(logDir, `${String(step).padStart(2, '0')}-${label}.log`);
-			const r = await runCommand(lane.node, [n8nBin, ...args], { env, cwd: tmpDir, logFile });
+			const r = await runCommand(lane.node, [n8nBin, ...args], { env: commandEnv, cwd: tmpDir, logFile });
 			if (r.timedOut) fail(`n8n ${args[0]} timed out after ${seconds(r.ms)} (log: ${logFile})\n${tail(r.stdout + r.stderr)}`);
 			return r;
 		};
@@ -330,40 +336,25 @@ async function runLane(lane: Lane, packed: Packed, cases: WorkflowCase[], tmpRoo
 		log(`  sandbox ${sandbox.url} (pid ${sandbox.child.pid})`);
 		const sandboxUrl = sandbox.url;
 
-		// Credential: plain `data` is encrypted by n8n on import; the token field stays empty.
-		const credsFile = path.join(tmpDir, 'creds.json');
-		fs.writeFileSync(
-			credsFile,
-			JSON.stringify(
-				[{ ...CREDENTIAL, data: sandboxCredentialData(sandboxUrl) }],
-				null,
-				2,
-			),
-		);
-		const importCreds = await n8n('import-credentials', ['import:credentials', `--input=${credsFile}`]);
-		if (importCreds.code !== 0 || !/imported/i.test(importCreds.stdout + importCreds.stderr)) {
-			fail(`n8n import:credentials failed (exit ${importCreds.code})\n${tail(importCreds.stdout + importCreds.stderr)}`);
-		}
+		step += 1;
+		const startLog = path.join(logDir, `${String(step).padStart(2, '0')}-n8n-start.log`);
+		editor = await startEditor(lane, env, tmpDir, ports.n8n, startLog);
 
-		// Workflows: one import process for all of them.
-		const wfDir = path.join(tmpDir, 'workflows');
-		fs.mkdirSync(wfDir);
+		// Credential and workflows as the editor creates them. The token field stays empty.
+		const t0 = Date.now();
+		const credentialId = await editor.createCredential({ ...CREDENTIAL, data: sandboxCredentialData(sandboxUrl) });
 		for (const c of cases) {
-			fs.writeFileSync(path.join(wfDir, `${c.name}.json`), c.prepare(fs.readFileSync(c.file, 'utf8'), sandboxUrl));
+			const id = await editor.createWorkflow(c.prepare(fs.readFileSync(c.file, 'utf8'), sandboxUrl, credentialId));
+			if (id !== c.id) fail(`n8n created ${c.name} as workflow ${id}, not with its fixed id ${c.id}`);
 		}
-		const importWf = await n8n('import-workflows', ['import:workflow', '--separate', `--input=${wfDir}`]);
-		const importOut = importWf.stdout + importWf.stderr;
-		if (importWf.code !== 0 || !/imported/i.test(importOut)) {
-			fail(`n8n import:workflow failed (exit ${importWf.code})\n${tail(importOut)}`);
-		}
-		log(`  imported credential ${CREDENTIAL.id} and ${cases.length} workflow(s) (${seconds(importCreds.ms + importWf.ms)})`);
+		log(`  created credential ${credentialId} and ${cases.length} workflow(s) over REST (${seconds(Date.now() - t0)})`);
 
 		const before = await sandboxStats(sandboxUrl);
 		if (before.tokenCalls !== 0) failures.push(`sandbox counted ${before.tokenCalls} token calls before n8n ran anything`);
 
-		// The `n8n execute` workflows first (one process each, in file order), then the rest in one
-		// `n8n start`, which must reuse the token the first process stored. The sandbox's token counter
-		// is read after each.
+		// The `n8n execute` workflows first (one process each, in file order, beside the running
+		// `n8n start`), then the rest in that `n8n start`, which must reuse the token the first process
+		// stored. The sandbox's token counter is read after each.
 		const tokenTrail: number[] = [];
 		let processes = 0;
 		let passedWorkflows = 0;
@@ -400,9 +391,11 @@ async function runLane(lane: Lane, packed: Packed, cases: WorkflowCase[], tmpRoo
 			}
 		};
 
+		// Its own task-runner port: `n8n start` holds the lane's.
+		const executeEnv = { ...env, N8N_RUNNERS_BROKER_PORT: String(await freePort()) };
 		for (const c of cases.filter((x) => via(x) === 'execute')) {
 			processes += 1;
-			const r = await n8n(`execute-${c.name}`, ['execute', `--id=${c.id}`, '--rawOutput']);
+			const r = await n8n(`execute-${c.name}`, ['execute', `--id=${c.id}`, '--rawOutput'], executeEnv);
 			for (const p of packageLoadProblems(r.stdout + r.stderr)) loadProblems.add(p.trim());
 			const run = parseRunJson(r.stdout);
 			let error: string | undefined;
@@ -427,40 +420,28 @@ async function runLane(lane: Lane, packed: Packed, cases: WorkflowCase[], tmpRoo
 		}
 
 		const editorCases = cases.filter((x) => via(x) === 'editor');
-		if (editorCases.length > 0) {
-			processes += 1;
-			step += 1;
-			const logFile = path.join(logDir, `${String(step).padStart(2, '0')}-n8n-start.log`);
-			let editor: Editor | undefined;
+		processes += 1;
+		for (const c of editorCases) {
+			const how = `editor run from "${c.trigger}"`;
+			const t1 = Date.now();
 			try {
-				editor = await startEditor(lane, env, tmpDir, ports.n8n, logFile);
-				for (const c of editorCases) {
-					const how = `editor run from "${c.trigger}"`;
-					const t0 = Date.now();
-					try {
-						if (c.trigger === undefined) throw new Error(`no node to run it from: give it a Manual Trigger, or say run: { via: 'editor', trigger } in its expectation`);
-						await record(c, how, await editor.runFromTrigger(c.id, c.trigger));
-					} catch (error) {
-						await record(c, how, {
-							error: error instanceof Error ? error.message : String(error),
-							ms: Date.now() - t0,
-						});
-					}
-				}
-				// After the last workflow, so the token trail above stays exactly the workflows' own.
-				for (const problem of await checkCredentialTest(editor, sandboxUrl)) failures.push(problem);
-				// What only the editor's own code does, in a real browser, on today's n8n.
-				if (lane.id === CURRENT_LANE) {
-					const credential = { id: CREDENTIAL.id, name: CREDENTIAL.name };
-					for (const problem of await runEditorChecks({ editor, owner: E2E_OWNER, credential, sandboxUrl, shotDir: logDir })) failures.push(problem);
-				}
-			} finally {
-				if (editor) {
-					for (const p of packageLoadProblems(editor.output())) loadProblems.add(p.trim());
-					await stopProcess(editor.child, 'n8n start', 20_000);
-				}
+				if (c.trigger === undefined) throw new Error(`no node to run it from: give it a Manual Trigger, or say run: { via: 'editor', trigger } in its expectation`);
+				await record(c, how, await editor.runFromTrigger(c.id, c.trigger));
+			} catch (error) {
+				await record(c, how, {
+					error: error instanceof Error ? error.message : String(error),
+					ms: Date.now() - t1,
+				});
 			}
 		}
+		// After the last workflow, so the token trail above stays exactly the workflows' own.
+		for (const problem of await checkCredentialTest(editor, sandboxUrl, credentialId)) failures.push(problem);
+		// What only the editor's own code does, in a real browser, on today's n8n.
+		if (lane.id === CURRENT_LANE) {
+			const credential = { id: credentialId, name: CREDENTIAL.name };
+			for (const problem of await runEditorChecks({ editor, owner: E2E_OWNER, credential, sandboxUrl, shotDir: logDir })) failures.push(problem);
+		}
+		for (const p of packageLoadProblems(editor.output())) loadProblems.add(p.trim());
 
 		// Token exchange went through n8n, and n8n reused the stored token across processes.
 		const finalCalls = tokenTrail[tokenTrail.length - 1] ?? 0;
@@ -489,6 +470,7 @@ async function runLane(lane: Lane, packed: Packed, cases: WorkflowCase[], tmpRoo
 		if (!(error instanceof LaneFailure) && error instanceof Error && error.stack) log(error.stack);
 		return result('lane aborted');
 	} finally {
+		if (editor) await stopProcess(editor.child, 'n8n start', 20_000);
 		if (sandbox) await stopProcess(sandbox.child, 'sandbox');
 	}
 }

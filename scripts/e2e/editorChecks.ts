@@ -28,7 +28,7 @@ import * as os from 'node:os';
 
 import type { Page } from 'playwright-core';
 
-import { type Browser, ensureChromium, failureShot, openNodePanel, openSignedIn } from '../n8n/browser';
+import { type Browser, ensureChromium, failureShot, openInEditor, openNodePanel, openSignedIn } from '../n8n/browser';
 import { DEV_OWNER, type Editor, type Owner } from '../n8n/editor';
 import { startLocalN8n } from '../n8n/local';
 import { freePort, log, seconds } from '../n8n/processes';
@@ -72,8 +72,10 @@ function geofenceWorkflow(credential: { id: string; name: string }): Record<stri
 }
 
 /**
- * Runs one check in a tab of its own in the signed-in browser: what it throws becomes a problem with
- * a screenshot of what the tab showed; logs ✔ or ✘ with the problems under `title`.
+ * Runs one check in the signed-in tab, which the checks share and move through as a user does (a
+ * page load of the editor costs the browser some 10 s of CPU): what the check throws becomes a
+ * problem with a screenshot of what the tab showed, and the next check gets a tab of its own, so
+ * whatever that one left open cannot fail it. Logs ✔ or ✘ with the problems under `title`.
  */
 async function inBrowser(
 	context: CheckContext,
@@ -81,14 +83,14 @@ async function inBrowser(
 	check: (page: Page, problems: string[]) => Promise<void>,
 ): Promise<string[]> {
 	const started = Date.now();
-	const page = await context.browser.newPage();
+	const page = context.tab.page;
 	const problems: string[] = [];
 	try {
 		await check(page, problems);
 	} catch (error) {
 		const shot = await failureShot(page, context.shotDir, title.replace(/[^a-z]+/gi, '-').slice(0, 40));
 		problems.push(`${error instanceof Error ? error.message : String(error)} (what the browser showed: ${shot})`);
-	} finally {
+		context.tab.page = await context.browser.newPage();
 		await page.close().catch(() => undefined);
 	}
 	log(`  ${problems.length === 0 ? '✔' : '✘'} editor: ${title} (${seconds(Date.now() - started)})${problems.length ? `\n      ${problems.join('\n      ')}` : ''}`);
@@ -175,7 +177,7 @@ export async function checkNodesPanelSearch(context: CheckContext): Promise<stri
 	const { editor } = context;
 	const workflowId = await editor.createWorkflow(manualWorkflow('Nodes panel search', []));
 	return await inBrowser(context, `the nodes panel finds the package by ${SEARCH_WORDS.join(', ')}`, async (page, problems) => {
-		await page.goto(`${editor.base}/workflow/${workflowId}`);
+		await openInEditor(page, editor.base, `/workflow/${workflowId}`);
 		await page.locator('[data-test-id="canvas-node"]').first().waitFor({ state: 'visible' });
 		for (const word of SEARCH_WORDS) {
 			// The canvas "+" opens the nodes panel with its search field focused, as for a user.
@@ -215,9 +217,8 @@ export async function checkCredentialDialog(context: CheckContext): Promise<stri
 		refused,
 	];
 	return await inBrowser(context, 'the credential dialog says why a Base URL fails, and trims it', async (page, problems) => {
-		// One dialog for all four, as a user edits the field again after each test: every page load
-		// of the editor costs some 10 s of the browser's CPU.
-		await page.goto(`${editor.base}/home/credentials/${credentialId}`);
+		// One dialog for all four, as a user edits the field again after each test.
+		await openInEditor(page, editor.base, `/home/credentials/${credentialId}`);
 		const modal = page.locator('[data-test-id="editCredential-modal"]');
 		for (const { baseUrl, expect } of cases) {
 			await modal.locator('[data-test-id="parameter-input-baseUrl"] input').fill(baseUrl);
@@ -321,30 +322,32 @@ export async function checkFleetEventSettings(context: CheckContext): Promise<st
 }
 
 /**
- * What every check gets: the running editor, the browser signed in to it, the sandbox behind it and
- * its credential.
+ * What every check gets: the running editor, the browser signed in to it and its tab the checks
+ * share, the sandbox behind it and its credential.
  */
 export interface CheckContext {
 	editor: Editor;
 	browser: Browser;
+	tab: { page: Page };
 	credential: { id: string; name: string };
 	sandboxUrl: string;
 	shotDir: string;
 }
 
 /**
- * Every check of this file, against one running editor, one after another, each in a tab of one
+ * Every check of this file, against one running editor, one after another, in the tab of one
  * browser signed in as `owner`. A browser and sign-in per check cost some 10 s each on 2 cores, and
- * every tab loaded the editor's scripts cold.
+ * a tab per check loaded the editor anew. The credential dialog goes last: it leaves its dialog open
+ * over whatever page comes next.
  */
-export async function runEditorChecks(context: Omit<CheckContext, 'shotDir' | 'browser'> & { owner: Owner; shotDir?: string }): Promise<string[]> {
+export async function runEditorChecks(context: Omit<CheckContext, 'shotDir' | 'browser' | 'tab'> & { owner: Owner; shotDir?: string }): Promise<string[]> {
 	ensureChromium();
 	const { owner, ...rest } = context;
 	const browser = await openSignedIn(context.editor.base, owner);
-	const full: CheckContext = { ...rest, browser, shotDir: context.shotDir ?? os.tmpdir() };
+	const full: CheckContext = { ...rest, browser, tab: { page: browser.page }, shotDir: context.shotDir ?? os.tmpdir() };
 	const problems: string[] = [];
 	try {
-		for (const check of [checkEventsChangeKeepsSettings, checkFleetEventSettings, checkNodesPanelSearch, checkCredentialDialog, checkUneditedJsonPatch]) {
+		for (const check of [checkEventsChangeKeepsSettings, checkFleetEventSettings, checkNodesPanelSearch, checkUneditedJsonPatch, checkCredentialDialog]) {
 			problems.push(...(await check(full)));
 		}
 	} finally {

@@ -42,3 +42,18 @@ test('the matrix runs exactly the marked suites', () => {
 	expect(listed.stdout).toContain('test/unit/zonedDay.test.ts');
 	expect(listed.stdout).not.toContain('test/unit/hostZones.test.ts');
 });
+
+test('no suite focuses a test, which in the matrix would switch off the other suites of its share', () => {
+	// The matrix runs several suites in one jest file (test/support/zoneMatrixShare.ts): one `.only`
+	// there skips every other suite of that file, and the share still passes.
+	const FOCUSED = /\b(?:(?:it|test|describe)\.only|fit|fdescribe)\s*\(/;
+	const focused = allSuites().filter((suite) => FOCUSED.test(suiteText(suite)));
+
+	// Written so that this file does not focus a test itself.
+	const call = (name: string) => `${name}('x', () => {})`;
+
+	expect(focused).toEqual([]);
+	expect(FOCUSED.test(call(['it', 'only'].join('.')))).toBe(true);
+	expect(FOCUSED.test(call(['describe', 'only '].join('.')))).toBe(true);
+	expect(FOCUSED.test(call('it'))).toBe(false);
+});

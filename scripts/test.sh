@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`, the fast loop: the type check (tsc over the nodes, tests, sandbox, scripts and
-# benchmarks) beside every jest suite but the slow ones (scripts/slow-suites.sh), under the host's zone. Fails when
-# either fails. Arguments go to jest.
+# benchmarks) beside every jest suite but the slow ones (scripts/slow-suites.sh), under the host's
+# zone. Fails when either fails. Arguments go to jest.
 #
 # `npm run test:slow` (`scripts/test.sh --slow`): only the slow suites, which mostly wait (real
 # minute windows, stalled services against a poll's time budget, Retry-After, a day of polls, many

@@ -77,15 +77,13 @@ import {
 	type Packed,
 	type Sandbox,
 } from '../n8n/setup';
-import { loadWorkflowFiles, requireExpectation, sandboxStats, startNode, stopAllOnSignals } from '../n8n/workflows';
+import { loadWorkflowFiles, requireExpectation, sandboxStats, startNode, stopAllOnSignals, workflowFromFile } from '../n8n/workflows';
 
 const WORKFLOW_DIR = path.resolve(process.env.E2E_WORKFLOWS_DIR || path.join(REPO, 'test', 'e2e', 'workflows'));
 const EXAMPLES_DIR = path.join(REPO, 'examples');
 const EXAMPLE_EXPECT_DIR = path.join(REPO, 'test', 'e2e', 'examples');
 
 const CREDENTIAL = { name: 'Sandbox', type: CREDENTIAL_TYPE };
-/** The credential id the workflow files name; replaced by the id n8n gives the lane's credential. */
-const FILE_CREDENTIAL_ID = 'satTrackCred01';
 /** What n8n's editor sends for a secret it did not show (n8n-workflow's CREDENTIAL_BLANKING_VALUE). */
 const BLANKED = '__n8n_BLANK_VALUE_e5362baf-c777-4d57-a609-6eaf1f9e87f6';
 
@@ -165,8 +163,7 @@ function loadWorkflowCases(): WorkflowCase[] {
 		id,
 		trigger,
 		expectation,
-		prepare: (text: string, sandboxUrl: string, credentialId: string) =>
-			JSON.parse(text.split('{{SANDBOX_URL}}').join(sandboxUrl).split(`"${FILE_CREDENTIAL_ID}"`).join(JSON.stringify(credentialId))) as Record<string, unknown>,
+		prepare: workflowFromFile,
 	}));
 }
 
@@ -318,9 +315,9 @@ async function runLane(lane: Lane, packed: Packed, cases: WorkflowCase[], tmpRoo
 		log(`  n8n ports: N8N_PORT=${ports.n8n} N8N_RUNNERS_BROKER_PORT=${ports.broker}`);
 
 		let step = 0;
+		const nextLogFile = (label: string) => path.join(logDir, `${String(++step).padStart(2, '0')}-${label}.log`);
 		const n8n = async (label: string, args: string[], commandEnv = env): Promise<CommandResult> => {
-			step += 1;
-			const logFile = path.join(logDir, `${String(step).padStart(2, '0')}-${label}.log`);
+			const logFile = nextLogFile(label);
 			const r = await runCommand(lane.node, [n8nBin, ...args], { env: commandEnv, cwd: tmpDir, logFile });
 			if (r.timedOut) fail(`n8n ${args[0]} timed out after ${seconds(r.ms)} (log: ${logFile})\n${tail(r.stdout + r.stderr)}`);
 			return r;
@@ -336,9 +333,7 @@ async function runLane(lane: Lane, packed: Packed, cases: WorkflowCase[], tmpRoo
 		log(`  sandbox ${sandbox.url} (pid ${sandbox.child.pid})`);
 		const sandboxUrl = sandbox.url;
 
-		step += 1;
-		const startLog = path.join(logDir, `${String(step).padStart(2, '0')}-n8n-start.log`);
-		editor = await startEditor(lane, env, tmpDir, ports.n8n, startLog);
+		editor = await startEditor(lane, env, tmpDir, ports.n8n, nextLogFile('n8n-start'));
 
 		// Credential and workflows as the editor creates them. The token field stays empty.
 		const t0 = Date.now();

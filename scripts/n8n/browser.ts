@@ -110,13 +110,9 @@ export async function openInEditor(page: Page, base: string, route: string): Pro
 			page.waitForURL(arrived, { timeout: withinMs }).then(() => 'arrived' as const, () => 'not yet' as const),
 			leave.waitFor({ state: 'visible', timeout: withinMs }).then(() => 'asked' as const, () => 'not yet' as const),
 		]);
-		if (outcome === 'asked') {
-			await leave.click();
-			await page.waitForURL(arrived);
-		}
-		if (outcome !== 'not yet') return;
-		// A question slower than the window: answered, not asked twice by another push.
-		if (await leave.isVisible()) {
+		if (outcome === 'arrived') return;
+		// Also a question slower than the window: answered, not asked twice by another push.
+		if (outcome === 'asked' || (await leave.isVisible())) {
 			await leave.click();
 			await page.waitForURL(arrived);
 			return;

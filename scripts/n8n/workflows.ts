@@ -14,6 +14,14 @@ import { REPO, sandboxJson } from './setup';
 /** The single-process lane's workflows (`<name>.json` + `<name>.expect.ts`), which other lanes rerun. */
 export const WORKFLOW_DIR = path.join(REPO, 'test', 'e2e', 'workflows');
 
+/** The credential id the workflow files name; each lane replaces it with the id n8n gives its credential. */
+const FILE_CREDENTIAL_ID = 'satTrackCred01';
+
+/** A workflow file's text as a lane creates it: its sandbox URL and its credential's id filled in. */
+export function workflowFromFile(text: string, sandboxUrl: string, credentialId: string): Record<string, unknown> {
+	return JSON.parse(text.split('{{SANDBOX_URL}}').join(sandboxUrl).split(`"${FILE_CREDENTIAL_ID}"`).join(JSON.stringify(credentialId))) as Record<string, unknown>;
+}
+
 /** One e2e workflow file and its checks. */
 export interface E2eWorkflow {
 	/** The file name without `.json`. */

@@ -62,13 +62,11 @@ import {
 	type Packed,
 	type Sandbox,
 } from '../../n8n/setup';
-import { checkContext, loadWorkflowFiles, sandboxStats, stopAllOnSignals, type E2eWorkflow } from '../../n8n/workflows';
+import { checkContext, loadWorkflowFiles, sandboxStats, stopAllOnSignals, workflowFromFile, type E2eWorkflow } from '../../n8n/workflows';
 import { queueModeEnv, startServices, type Services } from './services';
 
 const LANE = laneConfig('2.41');
 const QUEUE_WORKFLOW_DIR = path.join(REPO, 'test', 'e2e', 'queue');
-/** The credential id the workflow files name; replaced by the id n8n gives the lane's credential. */
-const FILE_CREDENTIAL_ID = 'satTrackCred01';
 const WORKER_NAMES = ['worker-1', 'worker-2'] as const;
 const TRIGGER = 'Satellite Tracking Trigger';
 const COUNT_NODE = 'Count notifications';
@@ -262,8 +260,7 @@ interface WorkflowFile {
 }
 
 function readWorkflow(file: string, sandboxUrl: string, credentialId: string): WorkflowFile['json'] {
-	const text = fs.readFileSync(file, 'utf8').split('{{SANDBOX_URL}}').join(sandboxUrl).split(`"${FILE_CREDENTIAL_ID}"`).join(JSON.stringify(credentialId));
-	const { id: _fixedId, pinData: _pinData, active: _active, ...workflow } = JSON.parse(text) as WorkflowFile['json'];
+	const { id: _fixedId, pinData: _pinData, active: _active, ...workflow } = workflowFromFile(fs.readFileSync(file, 'utf8'), sandboxUrl, credentialId);
 	return workflow as WorkflowFile['json'];
 }
 

@@ -24,6 +24,9 @@ import { SatelliteTrackingApi } from '../../credentials/SatelliteTrackingApi.cre
 import { SatelliteTracking } from '../../nodes/SatelliteTracking/SatelliteTracking.node.ts';
 import { SatelliteTrackingTrigger } from '../../nodes/SatelliteTrackingTrigger/SatelliteTrackingTrigger.node.ts';
 import { InMemoryCredentialsHelper, type StoredCredential } from './credentials-helper';
+import { markEngineLoaded } from './engineInSuite';
+
+markEngineLoaded();
 
 export const PACKAGE = 'n8n-nodes-satellite-tracking';
 export const ACTION_NODE_TYPE = `${PACKAGE}.satelliteTracking`;

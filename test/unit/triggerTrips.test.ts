@@ -27,11 +27,11 @@ function story(role: StoryRole): Location[] {
 function polls(fixes: Location[], everyMinutes: number): DevicePoll[] {
 	const start = Date.parse(fixes[0].dateTime);
 	const result: DevicePoll[] = [{ fixes: [fixes[0]], now: new Date(start) }];
-	let rest = fixes.slice(1);
-	for (let now = start + everyMinutes * MINUTE; rest.length > 0; now += everyMinutes * MINUTE) {
-		const due = rest.filter((fix) => Date.parse(fix.dateTime) <= now);
-		rest = rest.slice(due.length);
-		result.push({ fixes: due, now: new Date(now) });
+	let next = 1;
+	for (let now = start + everyMinutes * MINUTE; next < fixes.length; now += everyMinutes * MINUTE) {
+		const from = next;
+		while (next < fixes.length && Date.parse(fixes[next].dateTime) <= now) next++;
+		result.push({ fixes: fixes.slice(from, next), now: new Date(now) });
 	}
 	return result;
 }

@@ -69,9 +69,14 @@ describe('parseServiceTime', () => {
 		// Past the bound of remembered texts (20,000), earlier ones are parsed afresh, to the same time.
 		const base = Date.UTC(2024, 0, 1);
 		const texts = Array.from({ length: 25_000 }, (_, index) => new Date(base + index * 1000).toISOString().replace('.000Z', ''));
+		// Compared in bulk: 50,000 expect() calls cost this suite three seconds of CPU.
+		const misread: string[] = [];
 		for (let pass = 0; pass < 2; pass++) {
-			texts.forEach((text, index) => expect(parseServiceTime(text)).toBe(base + index * 1000));
+			texts.forEach((text, index) => {
+				if (parseServiceTime(text) !== base + index * 1000) misread.push(`pass ${pass + 1}: ${text}`);
+			});
 		}
+		expect(misread).toEqual([]);
 		forms.forEach(([text, expected]) => expect(parseServiceTime(text)).toBe(expected));
 	});
 });

@@ -1,6 +1,7 @@
 /** @type {import('jest').Config} */
 module.exports = {
-	testEnvironment: 'node',
+	// node, with the zone guard in each suite (test/support/hostZones.ts).
+	testEnvironment: '<rootDir>/test/support/zoneGuardEnvironment.ts',
 	// Type errors are caught by `tsc -p tsconfig.dev.json` before jest runs; transpiling only keeps
 	// the suites fast.
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }] },

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# The time-zone matrix: the jest suites marked `// @host-zones: matrix` (test/support/hostZones.ts),
-# under each extra host zone there (Europe/Berlin, America/New_York), all side by side. `npm test`
-# runs every suite in a jest file of its own under the host's zone (UTC in CI); here each zone's
-# suites run as two shares, each share one jest file (test/support/zoneMatrixShare.ts), so n8n's
-# engine loads four times instead of once per suite and zone (that loading was most of the matrix's
-# CPU): the marked slow suites (scripts/slow-suites.sh), which mostly wait, and the rest, which
-# compute. .ci/run runs this after `npm test`. `--list` prints the suites only. Extra arguments go to
-# jest (e.g. `-t midnight`).
+# The time-zone matrix: the jest suites about days, midnights and zones, marked
+# `// @host-zones: matrix` (test/support/hostZones.ts), under each extra host zone there
+# (Europe/Berlin, America/New_York), all side by side. `npm test` runs every suite in a jest file of
+# its own under the host's zone (UTC in CI), each under the zone guard. Here each zone's suites run
+# in shares, each share one jest file (test/support/zoneMatrixShare.ts), so n8n's engine loads once
+# per share instead of once per suite and zone: the marked slow suites (scripts/slow-suites.sh),
+# which mostly wait, if any, and the rest. .ci/run runs this after `npm test`. `--list` prints the
+# suites only. Extra arguments go to jest (e.g. `-t midnight`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

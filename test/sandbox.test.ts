@@ -1,4 +1,3 @@
-// @host-zones: matrix
 /**
  * The sandbox server itself, over real HTTP: the contract it serves (envelope, routing, ids,
  * validation, JSON Patch) and the switches tests rely on (faults, rate limit, revocation, movement,

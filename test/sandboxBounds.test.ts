@@ -1,4 +1,3 @@
-// @host-zones: none: its instants are written with Z and its zone names are user data; it checks the sandbox's limits
 import { MAX_LOGGED_BODY_BYTES } from '../sandbox/http';
 import { RUNTIME_DEFAULTS } from '../sandbox/options';
 import { DEMO_API_KEY, DEMO_USER_NAME, startSandbox, type Sandbox } from '../sandbox/server';

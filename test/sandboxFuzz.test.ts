@@ -1,4 +1,3 @@
-// @host-zones: none: its instants are written with Z and its zone names are user data; it checks the sandbox answers within bounds
 /**
  * The sandbox as `npm run sandbox` runs it, its own process, fed what a new user's typo or a broken
  * client may send (issue 24): it never dies and never answers 500 for the caller's mistake. The

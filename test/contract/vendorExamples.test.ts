@@ -1,4 +1,3 @@
-// @host-zones: matrix
 /**
  * The vendor's documented examples as the contract: every route answers with the vendor's own
  * bytes (replay.ts), the nodes run in n8n's engine, and each test asserts the exact output, the

@@ -1,4 +1,3 @@
-// @host-zones: matrix
 import { DEMO_API_KEY, DEMO_USER_NAME } from '../../sandbox/server';
 import { ACTION_NODE_TYPE, Engine } from '../support/engine';
 import { byId, fromItem, useSandbox } from '../support/sandboxed';

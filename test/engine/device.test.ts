@@ -1,4 +1,3 @@
-// @host-zones: matrix
 import { SatelliteTracking } from '../../nodes/SatelliteTracking/SatelliteTracking.node.ts';
 import { isExpired } from '../../nodes/shared/devices';
 import { byId, fromItem, jsonOf, useSandbox } from '../support/sandboxed';

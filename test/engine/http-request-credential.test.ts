@@ -1,4 +1,3 @@
-// @host-zones: matrix
 /**
  * The credential inside n8n's own HTTP Request node, loaded from the real n8n install the e2e caches
  * (n8n-nodes-base is not a dependency of this package). Skipped, saying why, when it is absent.

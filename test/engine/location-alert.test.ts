@@ -1,4 +1,3 @@
-// @host-zones: matrix
 import { SatelliteTracking } from '../../nodes/SatelliteTracking/SatelliteTracking.node.ts';
 import { VENDOR_ALERT_NAMES } from '../../sandbox/vendorApi';
 import { byId, jsonOf, useSandbox } from '../support/sandboxed';

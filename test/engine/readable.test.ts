@@ -1,4 +1,3 @@
-// @host-zones: matrix
 import { mapLink, simplifyAlert, simplifyFix } from '../../nodes/shared/simplify';
 import type { Location } from '../../nodes/shared/wire';
 import { byId, fromItem, jsonOf, useSandbox } from '../support/sandboxed';

@@ -1,4 +1,3 @@
-// @host-zones: matrix
 /**
  * Request Settings as both nodes read them, from expressions too; what the service's usage
  * counters tell the user after a run; and what the error texts never show.

@@ -1,4 +1,3 @@
-// @host-zones: matrix
 /** Red team rt21b (issue 21): Max Requests per Poll at its floor, the late window, a glitch, failing devices. */
 import type { IDataObject } from 'n8n-workflow';
 

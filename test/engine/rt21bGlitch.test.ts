@@ -1,4 +1,3 @@
-// @host-zones: matrix
 /** Red team rt21b (issue 21): a glitch fix dated ahead, as real time catches up with its date. */
 
 import { fakeDateFrom } from '../support/clock';

@@ -1,4 +1,3 @@
-// @host-zones: matrix
 /** Red team rt21c (issue 21): the lone-future-fix rule of Every Fix, attacked. */
 import type { IDataObject } from 'n8n-workflow';
 

@@ -1,4 +1,3 @@
-// @host-zones: none: fake timers skip the account's 60 s windows; durations only, no calendar date
 /**
  * Several workflows on one account in one n8n process, as an ops team runs them: a trigger
  * polling hundreds of devices, a capped sync, a chat bot asking for one position.

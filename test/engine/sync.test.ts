@@ -1,4 +1,3 @@
-// @host-zones: matrix
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 

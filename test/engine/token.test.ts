@@ -1,4 +1,3 @@
-// @host-zones: matrix
 /**
  * The token's life in a run: how long it is trusted whatever the clocks say, what a failing or
  * hanging token endpoint costs, what a route that refuses every token costs, and that a token

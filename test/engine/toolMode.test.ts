@@ -1,4 +1,3 @@
-// @host-zones: matrix
 import { SatelliteTracking } from '../../nodes/SatelliteTracking/SatelliteTracking.node.ts';
 import { TOOL_MAX_RESULTS } from '../../nodes/SatelliteTracking/actions/toolMode';
 import { PACKAGE, registerNodeType } from '../support/engine';

@@ -1,4 +1,3 @@
-// @host-zones: matrix
 /**
  * The polling trigger driven the way n8n's poller drives it: poll() again and again in n8n-core's
  * PollContext with persistent static data, against the sandbox while devices move. The clock is

@@ -1,4 +1,3 @@
-// @host-zones: matrix
 /**
  * Issue 21, the red team: the trigger left unattended, through n8n-core's PollContext against the
  * sandbox, where two options or two conditions meet. `it.failing` marks a defect found and not fixed

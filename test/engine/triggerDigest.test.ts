@@ -1,4 +1,3 @@
-// @host-zones: matrix
 /**
  * Issue 21, the red team: a tracker without a GPS lock (a reefer in a cold store) repeats its time and
  * position for hours while its temperature changes. Past 20 readings at one timestamp the state kept

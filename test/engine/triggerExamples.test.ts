@@ -1,4 +1,3 @@
-// @host-zones: matrix
 /**
  * The example workflows in examples/ are real: their trigger parameters drive the trigger against
  * the sandbox, and the HTTP Request body each builds from the event is evaluated by n8n's own

@@ -1,4 +1,3 @@
-// @host-zones: matrix
 /**
  * Issue 25 through n8n's PollContext against the sandbox: the story devices' days (sandbox/stories.ts)
  * uploaded as the day goes on, the trigger polled every few minutes with its state kept as n8n keeps

@@ -1,4 +1,3 @@
-// @host-zones: matrix
 /**
  * Issue 21: the trigger left running for months, through n8n-core's PollContext against the sandbox.
  * Bad records, broken devices under a budget, telemetry without a GPS lock, clocks ahead, a glitch

@@ -1,4 +1,3 @@
-// @host-zones: matrix
 import type { User } from '../../nodes/shared/wire';
 import { HR_SYNC_UPSERT } from '../support/hrSync';
 import { jsonOf, useSandbox } from '../support/sandboxed';

@@ -1,4 +1,3 @@
-// @host-zones: matrix
 /**
  * Issue 12: Upsert over the vendor's own user example converges. The first run creates the user as
  * the vendor writes it ("USA", group "Admins", privileges as verbs); a second identical run, or one

@@ -1,4 +1,3 @@
-// @host-zones: matrix
 import { countries, timeZones } from '../../sandbox/reference';
 import type { User } from '../../nodes/shared/wire';
 import { SatelliteTracking } from '../../nodes/SatelliteTracking/SatelliteTracking.node';

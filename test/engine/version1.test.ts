@@ -1,4 +1,3 @@
-// @host-zones: matrix
 /**
  * Saved version-1 workflows behave exactly as they did (issue 24.5: Alert → Get Many v1 stopped
  * trimming Alert Name, so a saved "SpeedLimit " found 0 alerts instead of 8). Each operation whose

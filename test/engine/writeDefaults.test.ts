@@ -1,4 +1,3 @@
-// @host-zones: matrix
 import type { INodeProperties } from 'n8n-workflow';
 
 import { resources } from '../../nodes/SatelliteTracking/actions/router';

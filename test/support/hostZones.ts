@@ -1,20 +1,18 @@
 /**
- * Which jest suites depend on the host's time zone. `bash scripts/test-zones.sh` (a step of .ci/run)
- * runs those, and only those, again under each of ZONES; `npm test` runs every suite under the
- * host's zone (UTC in CI). A suite is in the matrix when its file has the line
+ * Time zones in the tests. The package must compute the same whatever the zone of the host n8n runs
+ * on. Two checks prove it:
+ *  - the zone guard (test/support/zoneGuard.ts, in every suite through jest.config.js): a suite
+ *    fails when it, the package or a library asks the host's zone anything (a local getter, a
+ *    date-time text without a zone, a formatter without a timeZone), naming the call. So a new test
+ *    or a change that depends on the host's zone cannot pass unnoticed, under any zone;
+ *  - the zone matrix (`bash scripts/test-zones.sh`, a step of .ci/run): the suites about days,
+ *    midnights and zones run again under each of ZONES, outcome against outcome. `npm test` runs
+ *    every suite under the host's zone (UTC in CI). A suite is in the matrix when its file has the line
  *
  *   // @host-zones: matrix
  *
- * `// @host-zones: own` marks a suite that starts its own processes under each of ZONES (it sets
- * `TZ` itself), which the matrix would only repeat, and
- *
- *   // @host-zones: none: <why the host's zone cannot change its outcome>
- *
- * a suite that mentions dates or zones without depending on the host's (instants written with `Z`,
- * zone names as data, clocks for durations only): the matrix would rerun it for nothing, some
- * seconds of CPU each. test/unit/hostZones.test.ts fails when a suite that handles dates, days or
- * time zones (DATE_USE) has none of these lines, or says `none` without a reason, so a new one
- * cannot be left out of the matrix unawares.
+ * `// @host-zones: own` marks a suite that starts processes under each of ZONES (it sets `TZ` for
+ * them): the guard watches only the jest process.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -22,21 +20,12 @@ import { join, relative } from 'node:path';
 export const ROOT = join(__dirname, '..', '..');
 export const ZONES = ['Europe/Berlin', 'America/New_York'];
 
-/** What a suite that may depend on the host's zone mentions: dates, days, zones, clocks. */
-export const DATE_USE =
-	/\bDate\b|DateTime|[Ll]uxon|[tT]imeZone|\bTZ\b|toLocale|Intl\.|[Mm]idnight|[Zz]oned|FakeTimers|SystemTime|dateTime|\b[Dd]ays?\b|[Tt]oday|clock/;
+export type ZoneMark = 'matrix' | 'own' | undefined;
 
-export type ZoneMark = 'matrix' | 'own' | 'none' | undefined;
-
-const MARK = /^\/\/ @host-zones: (matrix|own|none)\b:?(.*)$/m;
+const MARK = /^\/\/ @host-zones: (matrix|own)\b/m;
 
 export function zoneMark(text: string): ZoneMark {
 	return MARK.exec(text)?.[1] as ZoneMark;
-}
-
-/** What follows `none:` on a suite's mark: why the host's zone cannot change its outcome. */
-export function zoneMarkReason(text: string): string {
-	return MARK.exec(text)?.[2].trim() ?? '';
 }
 
 /** Every jest suite (jest.config.js testMatch: test/, nodes/, sandbox/), relative to the repository. */

@@ -1,4 +1,3 @@
-// @host-zones: matrix
 import { filterDevices, isExpired } from '../../nodes/shared/devices';
 import type { Device } from '../../nodes/shared/wire';
 

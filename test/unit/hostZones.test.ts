@@ -1,35 +1,90 @@
-// @host-zones: none: it reads the suites' marks; the dates it names are words in them
 /**
- * The time-zone matrix of .ci/run (scripts/test-zones.sh) runs only the suites marked for it
- * (test/support/hostZones.ts). This keeps a suite that handles dates, days or zones from being left
- * out, and checks the matrix script picks exactly the marked ones.
+ * Time zones in the tests (test/support/hostZones.ts): the zone guard sees every way of asking the
+ * host's zone and fails the suite that does, and the zone matrix of .ci/run (scripts/test-zones.sh)
+ * runs exactly the suites marked for it.
  */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createContext, runInContext } from 'node:vm';
 
-import { allSuites, DATE_USE, ROOT, suiteText, zoneMark, zoneMarkReason } from '../support/hostZones';
+import { allSuites, ROOT, suiteText, zoneMark } from '../support/hostZones';
+import { installZoneGuard, readsTextInHostZone } from '../support/zoneGuard';
 
-test('every suite that handles dates, days or time zones is marked for the zone matrix', () => {
-	const unmarked = allSuites().filter((suite) => DATE_USE.test(suiteText(suite)) && zoneMark(suiteText(suite)) === undefined);
+/** What the guard reports for `code`, run in a global object of its own. */
+function callsOf(code: string): string[] {
+	const context = createContext({});
+	const guard = installZoneGuard(runInContext('globalThis', context) as typeof globalThis);
+	runInContext(code, context);
+	return guard.calls().map((call) => call.split(', first')[0]);
+}
 
-	// Add `// @host-zones: matrix` to these (or `// @host-zones: own` if the suite runs each zone itself).
-	expect(unmarked).toEqual([]);
-});
+describe('the zone guard', () => {
+	it.each([
+		['new Date(0).getHours()', 'Date#getHours'],
+		['new Date(0).getTimezoneOffset()', 'Date#getTimezoneOffset'],
+		['new Date(0).setHours(0, 0, 0, 0)', 'Date#setHours'],
+		['`${new Date(0)}`', 'Date#toString'],
+		['new Date(0).toLocaleDateString("en")', 'Date#toLocaleDateString without a timeZone'],
+		['new Date(2024, 0, 1)', 'new Date(year, month, …) from local parts'],
+		['new Date("2024-03-10T10:00:00")', 'new Date of a date-time without a zone'],
+		['new Date("March 10, 2024")', 'new Date of a date-time without a zone'],
+		['Date.parse("2024-03-10 10:00:00")', 'Date.parse of a date-time without a zone'],
+		['Date()', 'Date() called as a function (a local-time text)'],
+		['new Intl.DateTimeFormat("en").format(0)', 'Intl.DateTimeFormat#format without a timeZone'],
+		['Intl.DateTimeFormat("en", { hour: "numeric" }).formatToParts(0)', 'Intl.DateTimeFormat#formatToParts without a timeZone'],
+		['new Intl.DateTimeFormat().resolvedOptions().timeZone', "the host's zone from Intl.DateTimeFormat().resolvedOptions()"],
+		['class Day extends Date {}; new Day(2024, 0, 1)', 'new Date(year, month, …) from local parts'],
+	])('sees %s', (code, call) => {
+		expect(callsOf(code)).toEqual([call]);
+	});
 
-test('a suite kept out of the matrix says why the host zone cannot change its outcome', () => {
-	const none = allSuites().filter((suite) => zoneMark(suiteText(suite)) === 'none');
-	const unexplained = none.filter((suite) => zoneMarkReason(suiteText(suite)).split(/\s+/).length < 5);
+	it('lets every call through that names its zone, or needs none', () => {
+		const code = [
+			'new Date("2024-03-10T10:00:00Z").getUTCHours()',
+			'new Date("2024-03-10T10:00:00.000+02:00").toISOString()',
+			'Date.parse("2024-03-10")',
+			'Date.parse("Sun, 10 Mar 2024 10:00:00 GMT")',
+			'new Date(Date.UTC(2024, 0, 1)).getUTCDate()',
+			'new Date(0).toLocaleString("en", { timeZone: "UTC" })',
+			'new Intl.DateTimeFormat("en", { timeZone: "Europe/Berlin" }).format(0)',
+			'new Intl.DateTimeFormat().resolvedOptions().locale',
+			'JSON.stringify({ at: new Date(0) })',
+			'if (!(new Date(0) instanceof Date)) throw new Error("instanceof")',
+			'Date.now()',
+		].join(';\n');
+		expect(callsOf(code)).toEqual([]);
+	});
 
-	expect(none.length).toBeGreaterThan(0);
-	expect(unexplained).toEqual([]);
-	expect(zoneMark('// @host-zones: none\n')).toBe('none');
-	expect(zoneMarkReason('// @host-zones: none\n')).toBe('');
-	expect(zoneMarkReason('// @host-zones: none: instants written with Z only\n')).toBe('instants written with Z only');
+	it('reads a text as local only when it has a time and no zone', () => {
+		expect(['2024-03-10T10:00', '2024-03-10 10:00:00', '2024-3-10', 'March 10, 2024'].filter(readsTextInHostZone)).toHaveLength(4);
+		expect(['2024-03-10', '2024-03', '2024-03-10T10:00Z', '2024-03-10T10:00:00-0500', 'Sun, 10 Mar 2024 10:00:00 GMT', 'soon', ''].filter(readsTextInHostZone)).toEqual([]);
+	});
+
+	it('fails a jest suite that asks the host zone, also through jest fake timers, and names the call', () => {
+		const dir = mkdtempSync(join(tmpdir(), 'zone-guard-'));
+		try {
+			writeFileSync(join(dir, 'asks.probe.js'), "test('x', () => { jest.useFakeTimers({ now: 0 }); new Date(2024, 0, 1); jest.useRealTimers(); });\n");
+			writeFileSync(join(dir, 'names.probe.js'), "test('x', () => { jest.useFakeTimers({ now: 0 }); new Date(Date.UTC(2024, 0, 1)).getUTCDay(); jest.useRealTimers(); });\n");
+			const run = spawnSync(join(ROOT, 'node_modules/.bin/jest'), ['--roots', dir, '--testMatch', '**/*.probe.js', '--ci'], { cwd: ROOT, encoding: 'utf8' });
+			const output = `${run.stdout}${run.stderr}`;
+
+			expect(output).toMatch(/FAIL .*asks\.probe\.js/);
+			expect(output).toMatch(/PASS .*names\.probe\.js/);
+			expect(output).toContain("asks the host's time zone");
+			expect(output).toMatch(/new Date\(year, month, …\) from local parts, first: at .*asks\.probe\.js:1/);
+			expect(run.status).toBe(1);
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	});
 });
 
 test('a suite marked "own" sets the host zone of the processes it starts', () => {
 	const own = allSuites().filter((suite) => zoneMark(suiteText(suite)) === 'own');
 
+	expect(own.length).toBeGreaterThan(0);
 	expect(own.filter((suite) => !/\bTZ\b/.test(suiteText(suite)))).toEqual([]);
 });
 

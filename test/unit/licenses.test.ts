@@ -1,4 +1,3 @@
-// @host-zones: matrix
 import { isExpiringWithin } from '../../nodes/shared/devices';
 import { licenseUsage } from '../../nodes/shared/licenses';
 import type { Device } from '../../nodes/shared/wire';

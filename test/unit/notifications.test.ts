@@ -1,4 +1,3 @@
-// @host-zones: matrix
 import {
 	countNotifications,
 	crossingKey,

@@ -1,4 +1,3 @@
-// @host-zones: none: getTimeZones is an operation name here; no date is read or made
 /**
  * The registries that tie names together: a trigger event without a detector or label, a detector
  * parameter its settings never read, or an operation routed but missing from the UI, must not

@@ -1,4 +1,3 @@
-// @host-zones: matrix
 /** Red team rt21b (issue 21): same-timestamp series, late window and state size, through detection alone. */
 import { detectDeviceEvents } from '../../nodes/SatelliteTrackingTrigger/detection/deviceEvents';
 import { freshFixes } from '../../nodes/SatelliteTrackingTrigger/detection/fixes';

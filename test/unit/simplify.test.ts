@@ -1,4 +1,3 @@
-// @host-zones: matrix
 import { deviceNames } from '../../nodes/shared/deviceNames';
 import { mapLink, simplifyAlert, simplifyFix } from '../../nodes/shared/simplify';
 import type { Alert, Location } from '../../nodes/shared/wire';

@@ -1,4 +1,3 @@
-// @host-zones: matrix
 import { needsCountries, planSync, rosterProblem, type RosterEntry, type SyncSettings } from '../../nodes/shared/syncPlan';
 import type { User, UserWrite } from '../../nodes/shared/wire';
 

@@ -1,4 +1,3 @@
-// @host-zones: matrix
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
 import { EnvelopeError, unwrapEnvelope } from '../../nodes/shared/transport/envelope';

@@ -1,4 +1,3 @@
-// @host-zones: matrix
 /**
  * Attacks on the trigger's detectors found by trying to break them (red team, round 2): values
  * exactly at a threshold plus or minus its hysteresis, fuel falling by exactly the set amount, and

@@ -1,4 +1,3 @@
-// @host-zones: matrix
 import { circleGeofence, type Geofence } from '../../nodes/shared/geo/geofence';
 import { detectDeviceEvents } from '../../nodes/SatelliteTrackingTrigger/detection/deviceEvents';
 import { freshFixes } from '../../nodes/SatelliteTrackingTrigger/detection/fixes';

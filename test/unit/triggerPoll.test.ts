@@ -1,4 +1,3 @@
-// @host-zones: matrix
 import { ABSENT_RETENTION_MS, advance, type ReadOutcome } from '../../nodes/SatelliteTrackingTrigger/detection/advance';
 import { sampleEvents } from '../../nodes/SatelliteTrackingTrigger/detection/samples';
 import { nextCursor, pickDevices, planReads, type FixRead, type ReadPlan } from '../../nodes/SatelliteTrackingTrigger/detection/plan';

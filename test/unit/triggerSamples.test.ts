@@ -1,4 +1,3 @@
-// @host-zones: matrix
 /**
  * "Fetch Test Event" samples of version 2 could have happened: each agrees with itself, its settings
  * and the time it is shown (issue 22: a Daily Limit Near with count 0 of limit 5, a Device Expiring

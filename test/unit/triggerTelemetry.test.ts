@@ -1,4 +1,3 @@
-// @host-zones: matrix
 /**
  * The events of issue 18 on hand-made tracks: values wobbling around thresholds, fuel noise and a
  * real drop, a door input, silences, stays in a geofence; with gaps, out-of-order and duplicate

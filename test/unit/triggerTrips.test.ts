@@ -1,4 +1,3 @@
-// @host-zones: matrix
 /**
  * Issue 25: the trigger's trip, idling and service events, poll by poll through detectDeviceEvents,
  * on the sandbox's story tracks (GPS wander while parked, a red light, engines left running, an

@@ -1,4 +1,3 @@
-// @host-zones: matrix
 /** Red team of issue 25 (rt25): the trigger's trip, idling and service events where odd data and options meet. */
 import { detectDeviceEvents } from '../../nodes/SatelliteTrackingTrigger/detection/deviceEvents';
 import type { DetectionSettings, DeviceState, TriggerEvent } from '../../nodes/SatelliteTrackingTrigger/detection/types';

@@ -1,4 +1,3 @@
-// @host-zones: matrix
 /** Issue 21, the pure parts: unreadable records, declared failures, telemetry repeats. */
 import { freshFixes } from '../../nodes/SatelliteTrackingTrigger/detection/fixes';
 import { readsTelemetry } from '../../nodes/SatelliteTrackingTrigger/detection/needs';

@@ -1,4 +1,3 @@
-// @host-zones: matrix
 import { planUpserts, type UpsertRequest } from '../../nodes/shared/upsertPlan';
 import type { User, UserWrite } from '../../nodes/shared/wire';
 

@@ -1,4 +1,3 @@
-// @host-zones: matrix
 import { devicesWith, devicesWithout, filterGroups, sameDevices, toDeviceIds } from '../../nodes/shared/groups';
 import { KeyedLock } from '../../nodes/shared/keyedLock';
 import { countryList, filterUsers, timeZoneList, withoutWriteOnlyFields } from '../../nodes/shared/users';

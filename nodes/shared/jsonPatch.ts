@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 
-import type { Check } from './validation';
+import { parseServiceTime, type Check } from './validation';
 import { JSON_PATCH_OPS, type JsonPatchOperation } from './wire';
 
 /** What an update asks for: fields to set, and optional fields to clear. */
@@ -54,8 +54,10 @@ const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T/;
 export function isSameValue(a: unknown, b: unknown): boolean {
 	if (isUnset(a) && isUnset(b)) return true;
 	if (typeof a === 'string' && typeof b === 'string' && ISO_DATE_TIME.test(a) && ISO_DATE_TIME.test(b)) {
-		const instantA = Date.parse(a);
-		if (!Number.isNaN(instantA) && instantA === Date.parse(b)) return true;
+		// Read as the service reads them (no zone: UTC), not in the n8n host's zone: there two
+		// different times can fall on one instant (a skipped DST hour).
+		const instantA = parseServiceTime(a);
+		if (!Number.isNaN(instantA) && instantA === parseServiceTime(b)) return true;
 	}
 	if (Array.isArray(a) && Array.isArray(b)) {
 		return a.length === b.length && a.every((entry, index) => isSameValue(entry, b[index]));

@@ -36,14 +36,19 @@ function impossibleDay(text: string): string | undefined {
 }
 
 const ZONE_SUFFIX = /([zZ]|[+-]\d{2}:?\d{2})$/;
+/** An ISO 8601 date, alone or with a time, and an optional zone: the only texts read as dates. */
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[zZ]|[+-]\d{2}:?\d{2})?)?$/;
 
 /**
  * A date-time without a zone is UTC, as the README promises, whichever separator it uses: the
  * spreadsheet and SQL form `2024-03-10 10:00:00` as much as `2024-03-10T10:00:00`. JavaScript would
- * read both in the n8n host's own zone. The service's own ISO 8601 timestamps are UTC too.
+ * read both in the n8n host's own zone. The service's own ISO 8601 timestamps are UTC too. Any
+ * other text (`+2024-03-10`, `2024-03-10 (Berlin)`, `March 10, 2024`) JavaScript also reads in the
+ * host's zone: undefined, not a date.
  */
-function asUtcWhenZoneless(text: string): string {
+function asUtcWhenZoneless(text: string): string | undefined {
 	const iso = text.replace(/^(\d{4}-\d{2}-\d{2}) +(?=\d)/, '$1T');
+	if (!ISO_DATE_TIME.test(iso)) return undefined;
 	return ZONE_SUFFIX.test(iso) || !iso.includes('T') ? iso : `${iso}Z`;
 }
 
@@ -57,7 +62,8 @@ export function parseServiceTime(text: unknown): number {
 	let time = parsedServiceTimes.get(text);
 	if (time === undefined) {
 		if (parsedServiceTimes.size >= MAX_PARSED_SERVICE_TIMES) parsedServiceTimes.clear();
-		time = Date.parse(asUtcWhenZoneless(text.trim()));
+		const iso = asUtcWhenZoneless(text.trim());
+		time = iso === undefined ? NaN : Date.parse(iso);
 		parsedServiceTimes.set(text, time);
 	}
 	return time;
@@ -91,7 +97,9 @@ export function toIsoDateTime(value: unknown): Check<string> {
 		if (!/^\d{4}-\d{2}-\d{2}/.test(text)) return fail(`is not an ISO 8601 date (got ${preview(value)})`);
 		const impossible = impossibleDay(text);
 		if (impossible) return fail(`is not a valid date: ${impossible} does not exist`);
-		date = new Date(asUtcWhenZoneless(text));
+		const iso = asUtcWhenZoneless(text);
+		if (iso === undefined) return fail(`is not an ISO 8601 date (got ${preview(value)})`);
+		date = new Date(iso);
 	} else if (typeof value === 'object' && value !== null && typeof (value as DateLike).toJSDate === 'function') {
 		date = (value as DateLike).toJSDate!();
 	} else {

@@ -39,6 +39,9 @@ describe('diffing two versions of a user', () => {
 	it('treats the same instant written with other precision as equal', () => {
 		expect(diffToJsonPatch(current, { expires: '2030-01-01T00:00:00.000Z' })).toEqual([]);
 		expect(isSameValue('2030-01-01T00:00:00Z', '2030-01-01T00:00:01Z')).toBe(false);
+		// Without a zone, UTC: in New York 02:30 on this day does not exist and would read as 03:30.
+		expect(isSameValue('2024-03-10T02:30:00', '2024-03-10T03:30:00')).toBe(false);
+		expect(isSameValue('2024-03-10T02:30:00', '2024-03-10T02:30:00.000Z')).toBe(true);
 	});
 	it('treats null, empty text, [] and {} alike as unset', () => {
 		expect(diffToJsonPatch(current, { message: '' })).toEqual([]);

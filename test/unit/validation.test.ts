@@ -25,7 +25,7 @@ describe('toIsoDateTime', () => {
 		expect(toIsoDateTime(input)).toEqual({ ok: true, value: expected });
 	});
 
-	it.each([['yesterday'], ['1'], ['2026-13-45'], ['2026-02-30T99:00:00Z'], [''], [null], [undefined], [{}], [NaN], [true]])(
+	it.each([['yesterday'], ['1'], ['2026-13-45'], ['2026-02-30T99:00:00Z'], [''], [null], [undefined], [{}], [NaN], [true], ['2024-03-10 (Berlin)'], ['2024-03-10T10:00 local']])(
 		'rejects %p',
 		(input) => {
 			expect(toIsoDateTime(input).ok).toBe(false);
@@ -66,6 +66,8 @@ describe('parseServiceTime', () => {
 
 	it('answers NaN for no time, and the same for a text however often it is read', () => {
 		for (const value of [null, undefined, 1_700_000_000_000, '', 'soon']) expect(parseServiceTime(value)).toBeNaN();
+		// Texts JavaScript would read in the n8n host's zone are not dates.
+		for (const value of ['+2024-03-10', '2024-03-10 (UTC)', 'March 10, 2024 10:00', '2024-3-10']) expect(parseServiceTime(value)).toBeNaN();
 		// Past the bound of remembered texts (20,000), earlier ones are parsed afresh, to the same time.
 		const base = Date.UTC(2024, 0, 1);
 		const texts = Array.from({ length: 25_000 }, (_, index) => new Date(base + index * 1000).toISOString().replace('.000Z', ''));

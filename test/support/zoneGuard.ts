@@ -1,25 +1,35 @@
 /**
  * What every jest suite promises (test/support/hostZones.ts), checked while it runs: it never asks
- * the host's time zone anything. Every JavaScript call whose answer depends on the
- * host's zone is watched in the suite's global object: Date's local getters and setters and its
- * local-time texts (`toString`, `toLocale*` without a timeZone), `Date()` as a function,
- * `new Date(y, m, …)` from local parts, a date-time text without a zone (`new Date('2024-03-10T10:00')`,
- * `Date.parse`: local by the language's rules), and an `Intl.DateTimeFormat` without a timeZone that
- * formats or tells its zone (how luxon finds the system zone). A suite that makes none of these calls
- * gives the same answers under every host zone.
+ * the host's time zone anything. Every JavaScript call whose answer depends on the host's zone is
+ * watched in the suite's global object:
+ *  - Date's local getters and setters, and its local-time texts (`toString`, `toLocale*` without a
+ *    timeZone), also through `Date.prototype.constructor`;
+ *  - `Date()` as a function, and `new Date(y, m, …)` from local parts;
+ *  - a date-time text without a zone (`new Date('2024-03-10T10:00')`, `Date.parse`), which the
+ *    language reads as local time, whatever object holds the text (a String, an array);
+ *  - an `Intl.DateTimeFormat` without a timeZone that formats or tells its zone (how luxon finds
+ *    the system zone).
+ * A suite that makes none of these calls gives the same answers under every host zone.
  *
- * The suite's code, the package's and the libraries' (n8n-core, luxon) all run in that global object,
- * so a call from any of them counts. It is installed before jest makes its fake timers
- * (test/support/zoneGuardEnvironment.ts), whose fake Date then builds on the watched one.
+ * The suite's code, the package's and the libraries' (n8n-core, luxon) all run in that global
+ * object, so a call from any of them counts. The environment installs the guard before jest makes
+ * its fake timers (test/support/zoneGuardEnvironment.ts), whose fake Date then builds on the
+ * watched one, and checks it after the suite's last hook.
+ *
+ * Not watched: Dates made outside that global object (Node's own realm: `structuredClone`,
+ * `v8.deserialize`, `fs.Stats`; `vm`, worker threads, child processes) and reading `process.env.TZ`.
+ * test/unit/hostZones.test.ts checks that the package's code uses none of them.
  */
 import { runInNewContext } from 'node:vm';
 
 /** Date.parse of a global object of its own: the guard may be watching this module's. */
 const unwatchedParse = (runInNewContext('Date') as DateConstructor).parse;
+const unwatchedGetTime = (runInNewContext('Date') as DateConstructor).prototype.getTime;
 
-/** Date-time texts the language reads the same under every zone: with a zone, or a date alone (UTC). */
-const ZONED_TEXT = /\d:\d{2}(?::\d{2}(?:[.,]\d+)?)?\s*(?:Z|[+-]\d{2}(?::?\d{2})?)\s*$|\b(?:GMT|UTC|UT)\b/i;
-const DATE_ONLY_TEXT = /^\s*[+-]?\d{4,6}(?:-\d{2}(?:-\d{2})?)?\s*$/;
+/** The exact date-only forms of ECMAScript's format: read as UTC. Padded or signed otherwise, local. */
+const ISO_DATE_ONLY = /^(?:\d{4}|[+-]\d{6})(?:-\d{2}(?:-\d{2})?)?$/;
+/** A time followed by its zone, as the last thing in the text (V8 skips comments in parentheses). */
+const ENDS_WITH_ZONE = /\d:\d{2}(?::\d{2}(?:[.,]\d+)?)?\s*(?:Z|[+-]\d{2}:?\d{2}|(?:GMT|UTC|UT)(?:[+-]\d{2}:?\d{2})?|[ECMP][SD]T)$/i;
 
 const LOCAL_DATE_METHODS = [
 	'getFullYear',
@@ -59,18 +69,29 @@ const namesZone = (options: unknown) => typeof options === 'object' && options !
 
 /** Whether `new Date(text)` or `Date.parse(text)` reads `text` in the host's zone. */
 export function readsTextInHostZone(text: string): boolean {
-	if (DATE_ONLY_TEXT.test(text) || ZONED_TEXT.test(text)) return false;
+	if (ISO_DATE_ONLY.test(text) || ENDS_WITH_ZONE.test(text.replace(/\([^()]*\)/g, '').trim())) return false;
 	// A text the engine cannot read is an invalid date under every zone.
 	return !Number.isNaN(unwatchedParse(text));
 }
 
-const ZONE_GUARD = Symbol.for('satellite-tracking.test.zone-guard');
-
-/** The guard of the running suite (called from inside it). */
-export function suiteZoneGuard(): ZoneGuard {
-	const guard = (globalThis as { [ZONE_GUARD]?: ZoneGuard })[ZONE_GUARD];
-	if (!guard) throw new Error('no zone guard: jest.config.js must use test/support/zoneGuardEnvironment.ts');
-	return guard;
+/** What `new Date(value)` reads: a Date's time, else the value's primitive (valueOf first). */
+function dateArgument(value: unknown): unknown {
+	if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return value;
+	try {
+		return unwatchedGetTime.call(value);
+	} catch {
+		// Not a Date.
+	}
+	const object = value as Record<PropertyKey, unknown>;
+	const toPrimitive = object[Symbol.toPrimitive];
+	if (typeof toPrimitive === 'function') return toPrimitive.call(value, 'default') as unknown;
+	for (const method of ['valueOf', 'toString']) {
+		const convert = object[method];
+		if (typeof convert !== 'function') continue;
+		const result = convert.call(value) as unknown;
+		if ((typeof result !== 'object' && typeof result !== 'function') || result === null) return result;
+	}
+	throw new TypeError('Cannot convert object to primitive value');
 }
 
 /** Watches the zone-dependent calls of `global` (a jest suite's global object) from now on. */
@@ -82,44 +103,51 @@ export function installZoneGuard(global: typeof globalThis): ZoneGuard {
 		const origin = frames.find((frame) => !/zoneGuard|fake-timers|\(<anonymous>\)/.test(frame)) ?? '';
 		seen.set(call, `${detail}${origin.trim()}`);
 	};
+	const replaceMethod = (target: object, name: string, watched: (original: (...args: unknown[]) => unknown) => (...args: unknown[]) => unknown) => {
+		const methods = target as Record<string, (...args: unknown[]) => unknown>;
+		methods[name] = watched(methods[name]);
+	};
 
 	const NativeDate = global.Date;
-	const proto = NativeDate.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
 	for (const name of LOCAL_DATE_METHODS) {
-		const original = proto[name];
-		proto[name] = function (this: unknown, ...args: unknown[]) {
-			record(`Date#${name}`);
-			return original.apply(this, args);
-		};
+		replaceMethod(NativeDate.prototype, name, (original) =>
+			function (this: unknown, ...args: unknown[]) {
+				record(`Date#${name}`);
+				return original.apply(this, args);
+			},
+		);
 	}
 	for (const name of LOCALE_DATE_METHODS) {
-		const original = proto[name];
-		proto[name] = function (this: unknown, ...args: unknown[]) {
-			if (!namesZone(args[1])) record(`Date#${name} without a timeZone`);
-			return original.apply(this, args);
-		};
+		replaceMethod(NativeDate.prototype, name, (original) =>
+			function (this: unknown, ...args: unknown[]) {
+				if (!namesZone(args[1])) record(`Date#${name} without a timeZone`);
+				return original.apply(this, args);
+			},
+		);
 	}
-	const parse = (text: unknown, call: string) => {
+	const checkText = (text: unknown, call: string) => {
 		if (typeof text === 'string' && readsTextInHostZone(text)) record(`${call} of a date-time without a zone`, `${JSON.stringify(text.slice(0, 40))} `);
 	};
-	const guardedParse = (text: string) => {
-		parse(text, 'Date.parse');
-		return NativeDate.parse(text);
-	};
+	replaceMethod(NativeDate, 'parse', (original) => (value: unknown) => {
+		// Date.parse reads its argument as a text: converted here, once, as it would.
+		const text = typeof value === 'string' ? value : `${value as string}`;
+		checkText(text, 'Date.parse');
+		return original.call(NativeDate, text);
+	});
 	const WatchedDate: DateConstructor = new Proxy(NativeDate, {
 		construct(target, args: unknown[], newTarget) {
 			if (args.length >= 2) record('new Date(year, month, …) from local parts');
-			else parse(args[0], 'new Date');
-			return Reflect.construct(target, args, newTarget) as object;
+			// Converted here, once, as the constructor would, so that a text inside an object is seen.
+			const read = args.length === 1 ? [dateArgument(args[0])] : args;
+			checkText(read[0], 'new Date');
+			return Reflect.construct(target, read, newTarget) as object;
 		},
 		apply(target, thisArg, args: unknown[]) {
 			record('Date() called as a function (a local-time text)');
 			return Reflect.apply(target, thisArg, args) as unknown;
 		},
-		get(target, property) {
-			return property === 'parse' ? guardedParse : (Reflect.get(target, property, target) as unknown);
-		},
 	});
+	Object.defineProperty(NativeDate.prototype, 'constructor', { value: WatchedDate, writable: true, configurable: true });
 	global.Date = WatchedDate;
 
 	// A formatter without a timeZone is zone-dependent once it formats or tells its zone; asked only
@@ -130,11 +158,12 @@ export function installZoneGuard(global: typeof globalThis): ZoneGuard {
 		if (!namesZone(options)) hostZoned.add(formatter);
 		return formatter;
 	};
-	global.Intl.DateTimeFormat = new Proxy(NativeFormat, {
+	const WatchedFormat = new Proxy(NativeFormat, {
 		construct: (target, args: unknown[], newTarget) => noteZone(Reflect.construct(target, args, newTarget) as object, args[1]),
 		apply: (target, thisArg, args: unknown[]) => noteZone(Reflect.apply(target, thisArg, args) as object, args[1]),
 	});
-	const formatProto = NativeFormat.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
+	Object.defineProperty(NativeFormat.prototype, 'constructor', { value: WatchedFormat, writable: true, configurable: true });
+	global.Intl.DateTimeFormat = WatchedFormat;
 	const formatGetter = Object.getOwnPropertyDescriptor(NativeFormat.prototype, 'format')!.get!;
 	Object.defineProperty(NativeFormat.prototype, 'format', {
 		configurable: true,
@@ -143,26 +172,31 @@ export function installZoneGuard(global: typeof globalThis): ZoneGuard {
 			return formatGetter.call(this) as unknown;
 		},
 	});
-	for (const name of ['formatToParts', 'formatRange', 'formatRangeToParts'] as const) {
-		const original = formatProto[name];
-		formatProto[name] = function (this: object, ...args: unknown[]) {
-			if (hostZoned.has(this)) record(`Intl.DateTimeFormat#${name} without a timeZone`);
-			return original.apply(this, args);
-		};
-	}
-	const resolvedOptions = formatProto.resolvedOptions;
-	formatProto.resolvedOptions = function (this: object) {
-		const options = resolvedOptions.call(this) as Intl.ResolvedDateTimeFormatOptions;
-		if (!hostZoned.has(this)) return options;
-		return new Proxy(options, {
-			get(target, property) {
-				if (property === 'timeZone') record("the host's zone from Intl.DateTimeFormat().resolvedOptions()");
-				return Reflect.get(target, property) as unknown;
+	for (const name of ['formatToParts', 'formatRange', 'formatRangeToParts']) {
+		replaceMethod(NativeFormat.prototype, name, (original) =>
+			function (this: object, ...args: unknown[]) {
+				if (hostZoned.has(this)) record(`Intl.DateTimeFormat#${name} without a timeZone`);
+				return original.apply(this, args);
 			},
-		});
-	};
+		);
+	}
+	const toldZone = () => record("the host's zone from Intl.DateTimeFormat().resolvedOptions()");
+	replaceMethod(NativeFormat.prototype, 'resolvedOptions', (original) =>
+		function (this: object) {
+			const options = original.call(this) as Intl.ResolvedDateTimeFormatOptions;
+			if (!hostZoned.has(this)) return options;
+			return new Proxy(options, {
+				get(target, property) {
+					if (property === 'timeZone') toldZone();
+					return Reflect.get(target, property) as unknown;
+				},
+				getOwnPropertyDescriptor(target, property) {
+					if (property === 'timeZone') toldZone();
+					return Reflect.getOwnPropertyDescriptor(target, property);
+				},
+			});
+		},
+	);
 
-	const guard: ZoneGuard = { calls: () => [...seen].map(([call, first]) => `${call}${first ? `, first: ${first}` : ''}`) };
-	(global as { [ZONE_GUARD]?: ZoneGuard })[ZONE_GUARD] = guard;
-	return guard;
+	return { calls: () => [...seen].map(([call, first]) => `${call}${first ? `, first: ${first}` : ''}`) };
 }

@@ -4,7 +4,7 @@
  * runs exactly the suites marked for it.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createContext, runInContext } from 'node:vm';
@@ -36,6 +36,16 @@ describe('the zone guard', () => {
 		['Intl.DateTimeFormat("en", { hour: "numeric" }).formatToParts(0)', 'Intl.DateTimeFormat#formatToParts without a timeZone'],
 		['new Intl.DateTimeFormat().resolvedOptions().timeZone', "the host's zone from Intl.DateTimeFormat().resolvedOptions()"],
 		['class Day extends Date {}; new Day(2024, 0, 1)', 'new Date(year, month, …) from local parts'],
+		['new (new Date(0).constructor)(2024, 0, 1)', 'new Date(year, month, …) from local parts'],
+		['new Date(new String("2024-03-10T10:00"))', 'new Date of a date-time without a zone'],
+		['new Date(["2024-03-10T10:00"])', 'new Date of a date-time without a zone'],
+		['Date.parse({ toString: () => "2024-03-10 10:00" })', 'Date.parse of a date-time without a zone'],
+		['Object.getOwnPropertyDescriptor(Date, "parse").value("2024-03-10T10:00")', 'Date.parse of a date-time without a zone'],
+		['new Intl.DateTimeFormat.prototype.constructor("en").format(0)', 'Intl.DateTimeFormat#format without a timeZone'],
+		[
+			'Object.getOwnPropertyDescriptor(new Intl.DateTimeFormat().resolvedOptions(), "timeZone").value',
+			"the host's zone from Intl.DateTimeFormat().resolvedOptions()",
+		],
 	])('sees %s', (code, call) => {
 		expect(callsOf(code)).toEqual([call]);
 	});
@@ -48,6 +58,8 @@ describe('the zone guard', () => {
 			'Date.parse("Sun, 10 Mar 2024 10:00:00 GMT")',
 			'new Date(Date.UTC(2024, 0, 1)).getUTCDate()',
 			'new Date(0).toLocaleString("en", { timeZone: "UTC" })',
+			'new Date(new Date(0)).getTime()',
+			'new Date({ valueOf: () => 0 }).getTime()',
 			'new Intl.DateTimeFormat("en", { timeZone: "Europe/Berlin" }).format(0)',
 			'new Intl.DateTimeFormat().resolvedOptions().locale',
 			'JSON.stringify({ at: new Date(0) })',
@@ -57,15 +69,32 @@ describe('the zone guard', () => {
 		expect(callsOf(code)).toEqual([]);
 	});
 
-	it('reads a text as local only when it has a time and no zone', () => {
-		expect(['2024-03-10T10:00', '2024-03-10 10:00:00', '2024-3-10', 'March 10, 2024'].filter(readsTextInHostZone)).toHaveLength(4);
-		expect(['2024-03-10', '2024-03', '2024-03-10T10:00Z', '2024-03-10T10:00:00-0500', 'Sun, 10 Mar 2024 10:00:00 GMT', 'soon', ''].filter(readsTextInHostZone)).toEqual([]);
+	it('reads a text as local unless it is an exact ISO date or ends with its zone', () => {
+		// Each of these reads differently under TZ=UTC and TZ=Pacific/Kiritimati.
+		const local = [
+			'2024-03-10T10:00',
+			'2024-03-10 10:00:00',
+			'2024-3-10',
+			'March 10, 2024',
+			' 2024-03-10',
+			'2024-03-10\t',
+			'+2024-03-10',
+			'202403',
+			'2024-03-10 10:00 (UTC)',
+			'(UTC) 2024-03-10 10:00',
+			'UTC 2024-03-10 10:00',
+		];
+		expect(local.filter((text) => !readsTextInHostZone(text))).toEqual([]);
+		const zoned = ['2024-03-10', '2024-03', '+002024-03-10', '2024-03-10T10:00Z', '2024-03-10T10:00:00-0500', 'Sun, 10 Mar 2024 10:00:00 GMT', 'Sun, 10 Mar 2024 10:00:00 EST'];
+		expect(zoned.filter(readsTextInHostZone)).toEqual([]);
+		expect(['soon', '', '2024-03-10 (Berlin) x'].filter(readsTextInHostZone)).toEqual([]);
 	});
 
 	it('fails a jest suite that asks the host zone, also through jest fake timers, and names the call', () => {
 		const dir = mkdtempSync(join(tmpdir(), 'zone-guard-'));
 		try {
-			writeFileSync(join(dir, 'asks.probe.js'), "test('x', () => { jest.useFakeTimers({ now: 0 }); new Date(2024, 0, 1); jest.useRealTimers(); });\n");
+			// In the suite's last hook: the guard checks after it.
+			writeFileSync(join(dir, 'asks.probe.js'), "test('x', () => {});\nafterAll(() => { jest.useFakeTimers({ now: 0 }); new Date(2024, 0, 1); jest.useRealTimers(); });\n");
 			writeFileSync(join(dir, 'names.probe.js'), "test('x', () => { jest.useFakeTimers({ now: 0 }); new Date(Date.UTC(2024, 0, 1)).getUTCDay(); jest.useRealTimers(); });\n");
 			const run = spawnSync(join(ROOT, 'node_modules/.bin/jest'), ['--roots', dir, '--testMatch', '**/*.probe.js', '--ci'], { cwd: ROOT, encoding: 'utf8' });
 			const output = `${run.stdout}${run.stderr}`;
@@ -73,12 +102,27 @@ describe('the zone guard', () => {
 			expect(output).toMatch(/FAIL .*asks\.probe\.js/);
 			expect(output).toMatch(/PASS .*names\.probe\.js/);
 			expect(output).toContain("asks the host's time zone");
-			expect(output).toMatch(/new Date\(year, month, …\) from local parts, first: at .*asks\.probe\.js:1/);
+			expect(output).toMatch(/new Date\(year, month, …\) from local parts, first: at .*asks\.probe\.js:2/);
 			expect(run.status).toBe(1);
 		} finally {
 			rmSync(dir, { recursive: true, force: true });
 		}
 	});
+});
+
+test('every suite runs in the guarded environment', () => {
+	// Built, so that this file does not carry the docblock word itself.
+	const OWN_ENVIRONMENT = new RegExp(`@${['jest', 'environment'].join('-')}\\b`);
+	expect(allSuites().filter((suite) => OWN_ENVIRONMENT.test(suiteText(suite)))).toEqual([]);
+});
+
+test("the package's code makes no dates the guard cannot watch, and reads no TZ", () => {
+	const UNWATCHED = /structuredClone|v8\.deserialize|worker_threads|node:vm|['"]vm['"]|\.[amc]time\b|env\.TZ|env\[['"]TZ/;
+	const files = spawnSync('git', ['ls-files', 'nodes', 'credentials'], { cwd: ROOT, encoding: 'utf8' }).stdout.split('\n');
+	const code = files.filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'));
+
+	expect(code.length).toBeGreaterThan(50);
+	expect(code.filter((file) => UNWATCHED.test(readFileSync(join(ROOT, file), 'utf8')))).toEqual([]);
 });
 
 test('a suite marked "own" sets the host zone of the processes it starts', () => {

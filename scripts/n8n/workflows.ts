@@ -8,7 +8,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 import type { CheckContext, SandboxStats, WorkflowExpectation } from '../../test/e2e/lib';
-import { fail, liveCount, log, signalAll } from './processes';
+import { TOKEN_PATH } from '../../nodes/shared/wire';
+import { delay, fail, liveCount, log, seconds, signalAll } from './processes';
 import { REPO, sandboxJson } from './setup';
 
 /** The single-process lane's workflows (`<name>.json` + `<name>.expect.ts`), which other lanes rerun. */
@@ -75,6 +76,46 @@ export async function sandboxStats(sandboxUrl: string): Promise<SandboxStats> {
 	const stats = (await sandboxJson(sandboxUrl, '/__sandbox/stats')) as SandboxStats;
 	if (!stats || typeof stats.tokenCalls !== 'number') fail(`sandbox /__sandbox/stats has no numeric tokenCalls: ${JSON.stringify(stats)}`);
 	return stats;
+}
+
+/** One API request in the sandbox's log (`/__sandbox/requests`). */
+export interface LoggedRequest {
+	path: string;
+	route: string | null;
+	status: number;
+	at: number;
+	headers: Record<string, string | undefined>;
+}
+
+/** The sandbox's API requests so far, token exchanges left out. */
+export async function apiRequests(sandboxUrl: string): Promise<LoggedRequest[]> {
+	return ((await sandboxJson(sandboxUrl, '/__sandbox/requests')) as LoggedRequest[]).filter((entry) => entry.path !== TOKEN_PATH);
+}
+
+/** A request to the sandbox's control routes (`/__sandbox/...`), its JSON answer. */
+export async function sandboxPost(sandboxUrl: string, route: string, body: unknown, method = 'POST'): Promise<Record<string, unknown>> {
+	const response = await fetch(`${sandboxUrl}${route}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+	const text = await response.text();
+	if (!response.ok) fail(`sandbox ${method} ${route} answered ${response.status}: ${text.slice(0, 300)}`);
+	return JSON.parse(text) as Record<string, unknown>;
+}
+
+/**
+ * Waits until the sandbox has seen no API request for `quietMs` (with `atLeastOne`, only once it
+ * has seen one since `since`); returns the requests since `since`.
+ */
+export async function waitForQuiet(
+	sandboxUrl: string,
+	{ since, quietMs, timeoutMs, atLeastOne }: { since: number; quietMs: number; timeoutMs: number; atLeastOne: boolean },
+): Promise<LoggedRequest[]> {
+	const t0 = Date.now();
+	for (;;) {
+		const requests = (await apiRequests(sandboxUrl)).filter((r) => r.at >= since);
+		const last = requests.length > 0 ? requests[requests.length - 1].at : atLeastOne ? undefined : since;
+		if (last !== undefined && Date.now() - last >= quietMs) return requests;
+		if (Date.now() - t0 > timeoutMs) fail(`the sandbox saw ${requests.length} API requests in ${seconds(timeoutMs)} and never a quiet ${seconds(quietMs)}`);
+		await delay(250);
+	}
 }
 
 /** What an expectation's `check` gets, with the sandbox's counters read now. */

@@ -8,14 +8,15 @@
  * installs community packages. Every process has its own process group and is stopped by its PID,
  * on success, failure or Ctrl-C.
  *
- * Checks, each printed with ✔/✘ (any ✘ makes the exit code 1):
+ * Checks, each printed with ✔/✘ (any ✘ makes the exit code 1), run in the order (c), the capped
+ * quota measurement, (a), the uncapped one, (b), (d) (see main() for why):
  *  (a) manual runs started on the main (`POST /rest/workflows/<id>/run`, with
  *      OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true) execute on the workers — the worker is read from
  *      its own log ("Worker started execution <id>") — and pass the single-process lane's checks
  *      (test/e2e/workflows/<name>.expect.ts);
- *  (b) one token exchange for the whole lane: the token a worker obtained is stored in PostgreSQL
- *      (`n8n export:credentials --decrypted` against it) and every other request of both workers and
- *      of the main's polls carries it;
+ *  (b) one token exchange for the whole lane: the token the first request obtained (the trigger's
+ *      first poll, on the main) is stored in PostgreSQL (`n8n export:credentials --decrypted`
+ *      against it) and every other request of both workers and of the main's polls carries it;
  *  (c) the polling trigger, active on the main, starts executions that run on the workers, and its
  *      state survives a restart of the main: the events equal the sandbox's moves, none lost, none
  *      twice;
@@ -31,7 +32,6 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { TOKEN_PATH } from '../../../nodes/shared/wire';
 import { describeError, ensure, nodeItems } from '../../../test/e2e/lib';
 import { E2E_OWNER, startEditor, type Editor } from '../../n8n/editor';
 import {
@@ -62,7 +62,17 @@ import {
 	type Packed,
 	type Sandbox,
 } from '../../n8n/setup';
-import { checkContext, loadWorkflowFiles, sandboxStats, stopAllOnSignals, workflowFromFile, type E2eWorkflow } from '../../n8n/workflows';
+import {
+	apiRequests,
+	checkContext,
+	loadWorkflowFiles,
+	sandboxPost,
+	sandboxStats,
+	stopAllOnSignals,
+	waitForQuiet,
+	workflowFromFile,
+	type E2eWorkflow,
+} from '../../n8n/workflows';
 import { queueModeEnv, startServices, type Services } from './services';
 
 const LANE = laneConfig('2.41');
@@ -70,6 +80,11 @@ const QUEUE_WORKFLOW_DIR = path.join(REPO, 'test', 'e2e', 'queue');
 const WORKER_NAMES = ['worker-1', 'worker-2'] as const;
 const TRIGGER = 'Satellite Tracking Trigger';
 const COUNT_NODE = 'Count notifications';
+/**
+ * The trigger polls at these seconds of every minute (minute-granular poll times, as a user may
+ * set them): the polls the checks wait for come every 20 s rather than every minute.
+ */
+const TRIGGER_POLL_SECONDS = 20;
 
 /**
  * The account quota of the measurement, and each worker's share of it. Small enough that one
@@ -275,24 +290,6 @@ function singleProcessCases(): Array<E2eWorkflow & { trigger: string }> {
 // ---------------------------------------------------------------------------------------------------
 // Sandbox ground truth
 
-interface LoggedRequest {
-	path: string;
-	route: string | null;
-	status: number;
-	at: number;
-	headers: Record<string, string | undefined>;
-}
-
-const apiRequests = async (sandboxUrl: string): Promise<LoggedRequest[]> =>
-	((await sandboxJson(sandboxUrl, '/__sandbox/requests')) as LoggedRequest[]).filter((entry) => entry.path !== TOKEN_PATH);
-
-async function sandboxPost(sandboxUrl: string, route: string, body: unknown): Promise<Record<string, unknown>> {
-	const response = await fetch(`${sandboxUrl}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-	const text = await response.text();
-	if (!response.ok) fail(`sandbox POST ${route} answered ${response.status}: ${text.slice(0, 300)}`);
-	return JSON.parse(text) as Record<string, unknown>;
-}
-
 /** Most requests the sandbox admitted in any 60-second window. */
 function busiestMinute(times: number[]): number {
 	const sorted = [...times].sort((a, b) => a - b);
@@ -345,12 +342,8 @@ async function checkWorkflowsOnWorkers({ cluster, sandbox }: Context): Promise<v
 		});
 	};
 
-	// The first alone: it makes the lane's one token exchange; the rest then run two at a time.
-	const [first, ...rest] = cases;
-	await runCase(first);
-	const afterFirst = await sandboxStats(sandbox.url);
-	log(`    token exchanges after the first workflow: ${afterFirst.tokenCalls}`);
-	await Promise.all(rest.map(runCase));
+	// All enqueued at once: each worker takes one at a time (--concurrency=1).
+	await Promise.all(cases.map(runCase));
 	await check('(a) both workers executed', async () => {
 		ensure(ran.size === WORKER_NAMES.length, `only [${[...ran].join(', ')}] ran executions`);
 		return `executions ran on ${[...ran].sort().join(' and ')}; none on the main`;
@@ -414,9 +407,12 @@ async function waitForTriggerState(services: Services, workflowId: string, timeo
 const eventKey = (event: TriggerEvent) => `${event.deviceId}@${event.location?.dateTime ?? '?'}`;
 
 /** (c) the trigger on the main: executions on workers, state kept across a restart of the main. */
-async function checkTriggerAcrossRestart(ctx: Context, tokenCheck: Promise<void>): Promise<{ mainPollRequests: number }> {
+async function checkTriggerAcrossRestart(ctx: Context): Promise<{ mainPollRequests: number }> {
 	const { cluster, sandbox } = ctx;
-	const workflowId = await createWorkflow(cluster, sandbox.url, path.join(QUEUE_WORKFLOW_DIR, 'trigger-location-updates.json'));
+	const workflowId = await createWorkflow(cluster, sandbox.url, path.join(QUEUE_WORKFLOW_DIR, 'trigger-location-updates.json'), (workflow) => {
+		const trigger = workflow.nodes.find((n) => n.name === TRIGGER)!;
+		trigger.parameters.pollTimes = { item: Array.from({ length: 60 / TRIGGER_POLL_SECONDS }, (_, i) => ({ mode: 'custom', cronExpression: `${i * TRIGGER_POLL_SECONDS} * * * * *` })) };
+	});
 	const versionId = ((await cluster.main.rest('GET', `/workflows/${workflowId}`)).data as { versionId: string }).versionId;
 	const moves: Array<Record<string, number>> = [];
 	let mainPollRequests = 0;
@@ -449,20 +445,24 @@ async function checkTriggerAcrossRestart(ctx: Context, tokenCheck: Promise<void>
 	await check('(c) scheduled poll on the main → execution on a worker', async () => {
 		await move('A');
 		const t0 = Date.now();
-		// Meanwhile: (b)'s look into PostgreSQL, which needs an n8n CLI process of its own.
-		const [executions] = await Promise.all([waitForEvents(cluster, workflowId, expectedTotal(), 90_000), tokenCheck]);
+		const executions = await waitForEvents(cluster, workflowId, expectedTotal(), 90_000);
 		const count = executions.reduce((sum, e) => sum + e.events.length, 0);
 		ensure(count === expectedTotal(), `expected ${expectedTotal()} events from move A within 90 s, got ${count}`);
 		for (const e of executions) ensure(e.workers.length === 1, `trigger execution ${e.id} ran on [${e.workers.join(', ')}]`);
-		return `the every-minute poll reported all ${count} fixes after ${seconds(Date.now() - t0)} in execution(s) ${executions.map((e) => `${e.id} on ${e.workers[0]}`).join(', ')}`;
+		return `the scheduled poll (every ${TRIGGER_POLL_SECONDS} s) reported all ${count} fixes after ${seconds(Date.now() - t0)} in execution(s) ${executions.map((e) => `${e.id} on ${e.workers[0]}`).join(', ')}`;
 	});
 
 	await check('(c) restart of the main between polls', async () => {
 		const before = (await triggerExecutions(cluster, workflowId)).length;
+		// Right after the poll that reported move A: the main is stopped well before the next poll
+		// time, so move B waits across the restart.
 		await move('B (main stopped next)');
 		const t0 = Date.now();
 		const devicesKept = await waitForTriggerState(ctx.services, workflowId, 0);
 		log(`    the trigger's state in PostgreSQL before the restart: ${devicesKept} devices`);
+		const stopAt = Date.now();
+		const readBeforeStop = (await apiRequests(sandbox.url)).filter((r) => r.at >= t0 && r.at <= stopAt).length;
+		ensure(readBeforeStop === 0, `the main polled ${readBeforeStop} time(s) between move B and its stop: nothing would be left to find after the restart`);
 		await cluster.restartMain();
 		// On start the main re-activates the trigger, which polls at once.
 		await countMainPolls(t0, Date.now());
@@ -491,7 +491,11 @@ async function checkTriggerAcrossRestart(ctx: Context, tokenCheck: Promise<void>
 		);
 	});
 
+	// Deactivation reaches the trigger through n8n's publication outbox too: the lane goes on once a
+	// poll time has passed without a request, so that no poll takes from the quota measured next.
+	const deactivatedAt = Date.now();
 	await cluster.main.rest('POST', `/workflows/${workflowId}/deactivate`, {});
+	await waitForQuiet(sandbox.url, { since: deactivatedAt, quietMs: TRIGGER_POLL_SECONDS * 1000 + 5_000, timeoutMs: 90_000, atLeastOne: false });
 	return { mainPollRequests };
 }
 
@@ -575,23 +579,23 @@ async function measureQuota({ cluster, sandbox }: Context, cap: number): Promise
 	};
 }
 
-async function checkQuota(ctx: Context): Promise<void> {
-	const results: QuotaResult[] = [];
-	for (const cap of [PER_WORKER_SHARE, 0]) {
-		await check(`(quota) ${cap > 0 ? `Max Requests per Minute ${cap} per worker` : 'no Max Requests per Minute'}`, async () => {
-			const r = await measureQuota(ctx, cap);
-			results.push(r);
-			ensure(new Set(r.workers).size === WORKER_NAMES.length, `the two runs should run on the two workers, ran on [${r.workers.join(', ')}]`);
-			ensure(r.busiestMinute <= QUOTA_PER_MINUTE, `the sandbox admitted ${r.busiestMinute} requests in one minute, over its quota ${QUOTA_PER_MINUTE}`);
-			if (cap > 0) ensure(r.refused === 0, `${r.refused} requests drew a 429 although each worker kept to its share`);
-			return `quota ${QUOTA_PER_MINUTE}/min, runs on ${r.workers.join(' and ')}: ${r.items} items (none lost) in ${seconds(r.wallMs)}; ${r.admitted} requests admitted, ${r.refused} × 429 absorbed; busiest minute ${r.busiestMinute}`;
-		});
-	}
-	if (results.length > 0) {
-		log(`\n    quota ${QUOTA_PER_MINUTE}/min, two workers, one run of ${COUNT_NODE} (all devices) each:`);
-		log('    | setting | items | wall time | 429 answers | busiest minute |');
-		for (const r of results) log(`    | ${r.label} | ${r.items} | ${seconds(r.wallMs)} | ${r.refused} | ${r.busiestMinute} |`);
-	}
+/** One setting of the quota measurement, checked; its result joins `results` for the table. */
+async function checkQuota(ctx: Context, cap: number, results: QuotaResult[]): Promise<void> {
+	await check(`(quota) ${cap > 0 ? `Max Requests per Minute ${cap} per worker` : 'no Max Requests per Minute'}`, async () => {
+		const r = await measureQuota(ctx, cap);
+		results.push(r);
+		ensure(new Set(r.workers).size === WORKER_NAMES.length, `the two runs should run on the two workers, ran on [${r.workers.join(', ')}]`);
+		ensure(r.busiestMinute <= QUOTA_PER_MINUTE, `the sandbox admitted ${r.busiestMinute} requests in one minute, over its quota ${QUOTA_PER_MINUTE}`);
+		if (cap > 0) ensure(r.refused === 0, `${r.refused} requests drew a 429 although each worker kept to its share`);
+		return `quota ${QUOTA_PER_MINUTE}/min, runs on ${r.workers.join(' and ')}: ${r.items} items (none lost) in ${seconds(r.wallMs)}; ${r.admitted} requests admitted, ${r.refused} × 429 absorbed; busiest minute ${r.busiestMinute}`;
+	});
+}
+
+function logQuotaTable(results: QuotaResult[]): void {
+	if (results.length === 0) return;
+	log(`\n    quota ${QUOTA_PER_MINUTE}/min, two workers, one run of ${COUNT_NODE} (all devices) each:`);
+	log('    | setting | items | wall time | 429 answers | busiest minute |');
+	for (const r of results) log(`    | ${r.label} | ${r.items} | ${seconds(r.wallMs)} | ${r.refused} | ${r.busiestMinute} |`);
 }
 
 /** (d) SIGKILL the worker running a read-only batch: n8n fails (or retries) it; the write stays single. */
@@ -680,16 +684,26 @@ async function main(): Promise<number> {
 		};
 		ensure((await sandboxStats(sandboxUrl)).tokenCalls === 0, 'the sandbox counted token exchanges before any workflow ran');
 
-		await step('(a) workflows started on the main run on the workers', async () => await checkWorkflowsOnWorkers(ctx));
+		// The trigger's first poll, on the main, makes the lane's one token exchange.
+		const { mainPollRequests } = await step('(c) trigger on the main, restart of the main between polls', async () => await checkTriggerAcrossRestart(ctx));
+		// (b)'s look into PostgreSQL needs an n8n CLI process of its own: beside the quota measurement,
+		// which mostly waits.
 		let storedToken = '';
 		const tokenCheck = tokenInDatabase(ctx).then(
 			(token) => void (storedToken = token),
 			(error: unknown) => failed('(b) token in PostgreSQL', error instanceof Error ? error.message : String(error)),
 		);
-		const { mainPollRequests } = await step('(c) trigger on the main, restart of the main between polls', async () => await checkTriggerAcrossRestart(ctx, tokenCheck));
+		// The order matters to what is measured. The capped runs come before any workflow runs on the
+		// workers: a worker's Max Requests per Minute counts every request of its process in the last
+		// minute, so after (a) they would first wait for (a)'s requests to age out. The uncapped runs
+		// come after (a): the rate a worker learns from their 429 answers slows its later runs.
+		const quota: QuotaResult[] = [];
+		await step(`(quota) capped, two workers against a quota of ${QUOTA_PER_MINUTE}/min`, async () => await checkQuota(ctx, PER_WORKER_SHARE, quota));
+		await step('(a) workflows started on the main run on the workers', async () => await checkWorkflowsOnWorkers(ctx));
+		await step(`(quota) uncapped, two workers against a quota of ${QUOTA_PER_MINUTE}/min`, async () => await checkQuota(ctx, 0, quota));
+		logQuotaTable(quota);
 		await tokenCheck;
 		await step('(b) one token exchange, stored in PostgreSQL, shared by all', async () => await checkOneToken(ctx, storedToken, mainPollRequests));
-		await step(`(quota) two workers against a quota of ${QUOTA_PER_MINUTE}/min`, async () => await checkQuota(ctx));
 		await step('(d) a worker killed mid-batch', async () => await checkWorkerKilled(ctx));
 
 		const problems = new Set(cluster.outputs().flatMap((output) => packageLoadProblems(output).map((line) => line.trim())));

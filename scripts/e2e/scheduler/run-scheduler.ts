@@ -33,7 +33,6 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { TOKEN_PATH } from '../../../nodes/shared/wire';
 import { ensure } from '../../../test/e2e/lib';
 import { E2E_OWNER, startEditor, type Editor } from '../../n8n/editor';
 import { delay, fail, freePort, log, seconds, stopProcess } from '../../n8n/processes';
@@ -51,7 +50,7 @@ import {
 	startSandbox,
 	type Sandbox,
 } from '../../n8n/setup';
-import { stopAllOnSignals } from '../../n8n/workflows';
+import { apiRequests, sandboxPost, stopAllOnSignals, waitForQuiet } from '../../n8n/workflows';
 
 const LANE = laneConfig('2.41');
 /** Seconds: n8n abandons a poll running longer (its default is 45). */
@@ -117,22 +116,6 @@ async function check(label: string, body: () => Promise<string>): Promise<void> 
 // ---------------------------------------------------------------------------------------------------
 // Sandbox
 
-async function sandboxPost(sandbox: Sandbox, route: string, body: unknown, method = 'POST'): Promise<Record<string, unknown>> {
-	const response = await fetch(`${sandbox.url}${route}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-	const text = await response.text();
-	if (!response.ok) fail(`sandbox ${method} ${route} answered ${response.status}: ${text.slice(0, 300)}`);
-	return JSON.parse(text) as Record<string, unknown>;
-}
-
-interface LoggedRequest {
-	path: string;
-	status: number;
-	at: number;
-}
-
-const apiRequests = async (sandbox: Sandbox): Promise<LoggedRequest[]> =>
-	((await sandboxJson(sandbox.url, '/__sandbox/requests')) as LoggedRequest[]).filter((entry) => entry.path !== TOKEN_PATH);
-
 interface SinkEvent {
 	deviceId: string;
 	eventId?: string;
@@ -159,7 +142,7 @@ class Moves {
 		const wait = this.lastMoveAt + MOVE_SPACING_MS - Date.now();
 		if (wait > 0) await delay(wait);
 		this.lastMoveAt = Date.now();
-		const moved = (await sandboxPost(sandbox, '/__sandbox/move', { minutes: 1 })).moved as Record<string, number>;
+		const moved = (await sandboxPost(sandbox.url, '/__sandbox/move', { minutes: 1 })).moved as Record<string, number>;
 		let total = 0;
 		for (const [id, n] of Object.entries(moved)) {
 			this.perDevice.set(id, (this.perDevice.get(id) ?? 0) + n);
@@ -274,18 +257,6 @@ function schedulerWorkflow(credential: { id: string; name: string }, sinkUrl: st
 
 // ---------------------------------------------------------------------------------------------------
 
-/** Waits until the sandbox has seen API requests and then none for `quietMs`. */
-async function waitForQuiet(sandbox: Sandbox, since: number, quietMs: number, timeoutMs: number): Promise<number> {
-	const t0 = Date.now();
-	for (;;) {
-		const requests = (await apiRequests(sandbox)).filter((r) => r.at >= since);
-		const last = requests.length > 0 ? requests[requests.length - 1].at : 0;
-		if (last > 0 && Date.now() - last >= quietMs) return requests.length;
-		if (Date.now() - t0 > timeoutMs) fail(`the sandbox saw ${requests.length} API requests in ${seconds(timeoutMs)} and never a quiet ${seconds(quietMs)}`);
-		await delay(250);
-	}
-}
-
 async function main(): Promise<number> {
 	const started = Date.now();
 	const tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'satellite-scheduler-'));
@@ -331,7 +302,7 @@ async function main(): Promise<number> {
 				if (Date.now() - t0 > 90_000) fail('the scheduler ran no poll within 90 s of the activation');
 				await delay(250);
 			}
-			const requests = await waitForQuiet(sandboxNow, t0, 1_000, 60_000);
+			const requests = (await waitForQuiet(sandboxNow.url, { since: t0, quietMs: 1_000, timeoutMs: 60_000, atLeastOne: true })).length;
 			const events = await sinkEvents(sandboxNow);
 			ensure(events.length === 0, `the first poll should only record a baseline, yet ${events.length} events reached the sink`);
 			const provisioned = logLines(all()).some((l) => /Provisioned scheduler jobs for poll trigger node/.test(l.message ?? ''));
@@ -348,16 +319,16 @@ async function main(): Promise<number> {
 		await check(`2. the service pauses ${seconds(PAUSE_MS)}, each answer ${seconds(PAUSE_DELAY_MS)} late, past the ${POLL_TIMEOUT_SECONDS} s poll timeout`, async () => {
 			const before = all();
 			const t0 = Date.now();
-			await sandboxPost(sandboxNow, '/__sandbox/faults', { kind: 'slow', delayMs: PAUSE_DELAY_MS });
+			await sandboxPost(sandboxNow.url, '/__sandbox/faults', { kind: 'slow', delayMs: PAUSE_DELAY_MS });
 			try {
 				await moves.move(sandboxNow, 'B (service slow)');
 				await delay(PAUSE_MS / 2);
 				await moves.move(sandboxNow, 'C (service slow)');
 				await delay(PAUSE_MS / 2);
 			} finally {
-				await sandboxPost(sandboxNow, '/__sandbox/faults', {}, 'DELETE');
+				await sandboxPost(sandboxNow.url, '/__sandbox/faults', {}, 'DELETE');
 			}
-			const slowRequests = (await apiRequests(sandboxNow)).filter((r) => r.at >= t0).length;
+			const slowRequests = (await apiRequests(sandboxNow.url)).filter((r) => r.at >= t0).length;
 			const during = logLines(all().slice(before.length));
 			const abandoned = during.filter((l) => /Poll exceeded its timeout and was abandoned/.test(l.message ?? '')).length;
 			const { detail, ms } = await moves.settle(sandboxNow);
@@ -370,7 +341,7 @@ async function main(): Promise<number> {
 		await check(`3. 429 with Retry-After ${RETRY_AFTER_SECONDS} s is honoured by the scheduler's backoff`, async () => {
 			const before = all().length;
 			const t0 = Date.now();
-			const fault = await sandboxPost(sandboxNow, '/__sandbox/faults', { kind: 'status', status: 429, retryAfter: RETRY_AFTER_SECONDS });
+			const fault = await sandboxPost(sandboxNow.url, '/__sandbox/faults', { kind: 'status', status: 429, retryAfter: RETRY_AFTER_SECONDS });
 			let backoff: LogLine | undefined;
 			await moves.move(sandboxNow, 'D (service rate-limits)');
 			try {
@@ -381,19 +352,19 @@ async function main(): Promise<number> {
 					await delay(250);
 				}
 			} finally {
-				await sandboxPost(sandboxNow, '/__sandbox/faults', {}, 'DELETE');
+				await sandboxPost(sandboxNow.url, '/__sandbox/faults', {}, 'DELETE');
 			}
 			const { cause, delayMs: loggedDelay } = backoff.metadata ?? {};
 			ensure(cause === 'rate-limited', `n8n read the failure's cause as ${JSON.stringify(cause)}, not "rate-limited": ${JSON.stringify(backoff)}`);
 			const delayMs = Number(loggedDelay);
 			ensure(delayMs >= RETRY_AFTER_SECONDS * 1000, `n8n backs off ${delayMs} ms, less than the Retry-After ${RETRY_AFTER_SECONDS} s`);
-			const refused = (await apiRequests(sandboxNow)).filter((r) => r.at >= t0 && r.status === 429);
+			const refused = (await apiRequests(sandboxNow.url)).filter((r) => r.at >= t0 && r.status === 429);
 			ensure(refused.length > 0, 'the sandbox answered no 429');
 			const lastRefused = refused[refused.length - 1].at;
 			// The scheduler's wait starts when it records the failure, after the last 429.
 			await moves.move(sandboxNow, 'E (during the backoff)');
 			const { detail, ms } = await moves.settle(sandboxNow, EVENT_TIMEOUT_MS + RETRY_AFTER_SECONDS * 1000);
-			const after = (await apiRequests(sandboxNow)).filter((r) => r.at > lastRefused);
+			const after = (await apiRequests(sandboxNow.url)).filter((r) => r.at > lastRefused);
 			const firstAfter = after[0]?.at;
 			ensure(firstAfter !== undefined, 'no request after the 429s');
 			const quietMs = firstAfter - lastRefused;

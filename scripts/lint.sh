@@ -32,9 +32,14 @@ scratch="$(mktemp -d "${TMPDIR:-/tmp}/satellite-lint.XXXXXX")"
 trap 'rm -rf "$scratch"' EXIT
 
 # 1. The scanner, source and tarball legs.
-tarball="$(npm pack --ignore-scripts --silent --pack-destination "$scratch" | tail -n 1)"
+# The pack .ci/run made once after its build (SATELLITE_PACK, scripts/n8n/setup.ts), else one here.
+if [ -n "${SATELLITE_PACK:-}" ]; then
+  tarball="$SATELLITE_PACK/$(node -p "require(process.argv[1])[0].filename" "$SATELLITE_PACK/pack.json")"
+else
+  tarball="$scratch/$(npm pack --ignore-scripts --silent --pack-destination "$scratch" | tail -n 1)"
+fi
 mkdir "$scratch/package"
-tar -xzf "$scratch/$tarball" -C "$scratch/package" --strip-components=1
+tar -xzf "$tarball" -C "$scratch/package" --strip-components=1
 # The scanner makes a temp folder when loaded: keep it in ours.
 # Each of the three runs whatever the others found: one run reports every problem.
 failed=()

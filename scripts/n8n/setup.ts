@@ -91,7 +91,11 @@ export interface Packed {
 	version: string;
 }
 
-/** `npm pack` into <tmpRoot>/pack, checking that the "n8n" section's files are built and packed. */
+/**
+ * The packed package, checked that the "n8n" section's files are built and packed: `npm pack` into
+ * <tmpRoot>/pack, or the pack .ci/run makes once after its build for every lane (SATELLITE_PACK: a
+ * folder with the tarball and npm pack's --json answer in pack.json), which the lanes only read.
+ */
 export function packPackage(tmpRoot: string): Packed {
 	const pkg = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as {
 		version: string;
@@ -103,14 +107,21 @@ export function packPackage(tmpRoot: string): Packed {
 			fail(`${file} (package.json "n8n" section) does not exist: run \`npm run build\` first`);
 		}
 	}
-	const dest = path.join(tmpRoot, 'pack');
-	fs.mkdirSync(dest, { recursive: true });
-	const result = spawnSync('npm', ['pack', '--json', '--pack-destination', dest], {
-		cwd: REPO,
-		encoding: 'utf8',
-	});
-	if (result.status !== 0) fail(`npm pack failed:\n${tail(result.stderr + result.stdout)}`);
-	const info = (JSON.parse(result.stdout.slice(result.stdout.indexOf('['))) as Array<{
+	const shared = process.env.SATELLITE_PACK;
+	const dest = shared || path.join(tmpRoot, 'pack');
+	let answer: string;
+	if (shared) {
+		answer = fs.readFileSync(path.join(shared, 'pack.json'), 'utf8');
+	} else {
+		fs.mkdirSync(dest, { recursive: true });
+		const result = spawnSync('npm', ['pack', '--json', '--pack-destination', dest], {
+			cwd: REPO,
+			encoding: 'utf8',
+		});
+		if (result.status !== 0) fail(`npm pack failed:\n${tail(result.stderr + result.stdout)}`);
+		answer = result.stdout;
+	}
+	const info = (JSON.parse(answer.slice(answer.indexOf('['))) as Array<{
 		filename: string;
 		files: Array<{ path: string }>;
 		size: number;
@@ -119,7 +130,7 @@ export function packPackage(tmpRoot: string): Packed {
 	for (const file of declared) {
 		if (!files.includes(file)) fail(`npm pack left out ${file}, which package.json's "n8n" section declares`);
 	}
-	log(`packed ${info.filename}: ${files.length} files, ${(info.size / 1024).toFixed(1)} kB`);
+	log(`packed ${info.filename}: ${files.length} files, ${(info.size / 1024).toFixed(1)} kB${shared ? ` (the pack of ${shared})` : ''}`);
 	return { tarball: path.join(dest, info.filename), files, version: pkg.version };
 }
 

@@ -10,7 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 tools=tools/lint
-CACHE="${SATELLITE_E2E_CACHE:-$HOME/.cache/n8n-nodes-satellite-tracking}"
+# Absolute: the link below is read from tools/lint/, not from here.
+CACHE="$(realpath -m "${SATELLITE_E2E_CACHE:-$HOME/.cache/n8n-nodes-satellite-tracking}")"
 target="$CACHE/lint-tools-$(cat "$tools/package.json" "$tools/package-lock.json" | sha256sum | cut -c1-16)"
 mkdir -p "$CACHE"
 # Tests may ask for the tools from parallel jest workers, and clones from parallel runs: one

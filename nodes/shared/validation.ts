@@ -37,7 +37,7 @@ function impossibleDay(text: string): string | undefined {
 
 const ZONE_SUFFIX = /([zZ]|[+-]\d{2}:?\d{2})$/;
 /** An ISO 8601 date, alone or with a time, and an optional zone: the only texts read as dates. */
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[zZ]|[+-]\d{2}:?\d{2})?)?$/;
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[zZ]|[+-]\d{2}:?\d{2})?|[zZ])?$/;
 
 /**
  * A date-time without a zone is UTC, as the README promises, whichever separator it uses: the
@@ -47,7 +47,7 @@ const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:
  * host's zone: undefined, not a date.
  */
 function asUtcWhenZoneless(text: string): string | undefined {
-	const iso = text.replace(/^(\d{4}-\d{2}-\d{2}) +(?=\d)/, '$1T');
+	const iso = text.replace(/^(\d{4}-\d{2}-\d{2})(?: +|t)(?=\d)/, '$1T');
 	if (!ISO_DATE_TIME.test(iso)) return undefined;
 	return ZONE_SUFFIX.test(iso) || !iso.includes('T') ? iso : `${iso}Z`;
 }

@@ -26,8 +26,8 @@ import { runInNewContext } from 'node:vm';
 const unwatchedParse = (runInNewContext('Date') as DateConstructor).parse;
 const unwatchedGetTime = (runInNewContext('Date') as DateConstructor).prototype.getTime;
 
-/** The exact date-only forms of ECMAScript's format: read as UTC. Padded or signed otherwise, local. */
-const ISO_DATE_ONLY = /^(?:\d{4}|[+-]\d{6})(?:-\d{2}(?:-\d{2})?)?$/;
+/** The exact date-only forms of ECMAScript's format (a full date may say Z): read as UTC. Padded or signed otherwise, local. */
+const ISO_DATE_ONLY = /^(?:\d{4}|[+-]\d{6})(?:-\d{2}(?:-\d{2}[zZ]?)?)?$/;
 /** A time followed by its zone, as the last thing in the text (V8 skips comments in parentheses). */
 const ENDS_WITH_ZONE = /\d:\d{2}(?::\d{2}(?:[.,]\d+)?)?\s*(?:Z|[+-]\d{2}:?\d{2}|(?:GMT|UTC|UT)(?:[+-]\d{2}:?\d{2})?|[ECMP][SD]T)$/i;
 

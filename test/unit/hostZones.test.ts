@@ -85,7 +85,7 @@ describe('the zone guard', () => {
 			'UTC 2024-03-10 10:00',
 		];
 		expect(local.filter((text) => !readsTextInHostZone(text))).toEqual([]);
-		const zoned = ['2024-03-10', '2024-03', '+002024-03-10', '2024-03-10T10:00Z', '2024-03-10T10:00:00-0500', 'Sun, 10 Mar 2024 10:00:00 GMT', 'Sun, 10 Mar 2024 10:00:00 EST'];
+		const zoned = ['2024-03-10', '2024-03-10Z', '2024-03', '+002024-03-10', '2024-03-10T10:00Z', '2024-03-10T10:00:00-0500', 'Sun, 10 Mar 2024 10:00:00 GMT', 'Sun, 10 Mar 2024 10:00:00 EST'];
 		expect(zoned.filter(readsTextInHostZone)).toEqual([]);
 		expect(['soon', '', '2024-03-10 (Berlin) x'].filter(readsTextInHostZone)).toEqual([]);
 	});

@@ -92,7 +92,7 @@ async function main(): Promise<void> {
 	for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(1));
 	// A hung sandbox or request must not hang CI: give up well past any honest run's length (the
 	// full run takes ~6 minutes alone, several times that on a machine shared with other jobs; the
-	// smoke takes 2 alone, and 5 in CI, where it yields the cores to the real-n8n lanes).
+	// smoke takes 2 alone, and 5 in CI beside the real-n8n lanes).
 	const limitMinutes = args.smoke ? 10 : 30;
 	setTimeout(() => {
 		console.error(`Bench: still running after ${limitMinutes} minutes; giving up.`);

@@ -22,9 +22,10 @@
  */
 import { runInNewContext } from 'node:vm';
 
-/** Date.parse of a global object of its own: the guard may be watching this module's. */
-const unwatchedParse = (runInNewContext('Date') as DateConstructor).parse;
-const unwatchedGetTime = (runInNewContext('Date') as DateConstructor).prototype.getTime;
+/** The Date of a global object of its own: the guard may be watching this module's. */
+const UnwatchedDate = runInNewContext('Date') as DateConstructor;
+const unwatchedParse = UnwatchedDate.parse;
+const unwatchedGetTime = UnwatchedDate.prototype.getTime;
 
 /** The exact date-only forms of ECMAScript's format (a full date may say Z): read as UTC. Padded or signed otherwise, local. */
 const ISO_DATE_ONLY = /^(?:\d{4}|[+-]\d{6})(?:-\d{2}(?:-\d{2}[zZ]?)?)?$/;

@@ -34,6 +34,12 @@ import { startLocalN8n } from '../n8n/local';
 import { freePort, log, seconds } from '../n8n/processes';
 import { CREDENTIAL_TYPE, PACKAGE_NAME, sandboxCredentialData, sandboxJson } from '../n8n/setup';
 
+// How long the editor may take, on CI's shared cores, to show what a user's step brings up, and to
+// show the answer of a request to n8n (a credential test, a step's run). Only a failing check waits
+// them out.
+const SHOWN_WITHIN_MS = 30_000;
+const ANSWERED_WITHIN_MS = 90_000;
+
 const TRIGGER = 'Geofence trigger';
 const DEPOT = { name: 'Depot', latitude: 52.52, longitude: 13.405, radius: 300 };
 const EMAIL_LIMIT = 120;
@@ -138,7 +144,7 @@ export async function checkEventsChangeKeepsSettings(context: CheckContext): Pro
 		for (const label of ['Geofence Entered', 'Telemetry Threshold', 'Daily Limit Near']) await addEvent(page, label);
 		const shownName = await ndv
 			.locator('[data-test-id="fixed-collection-geofences"] [data-test-id="parameter-input-name"] input')
-			.inputValue({ timeout: 5_000 })
+			.inputValue({ timeout: SHOWN_WITHIN_MS })
 			.catch(() => '(no geofence shown)');
 		if (shownName !== DEPOT.name) problems.push(`after changing Events the panel shows geofence "${shownName}", expected "${DEPOT.name}"`);
 
@@ -147,10 +153,9 @@ export async function checkEventsChangeKeepsSettings(context: CheckContext): Pro
 		const expectedEvents = ['dailyLimitNear', 'deviceSilent', 'geofenceEntered', 'valueCrossed'].join(', ');
 		const savedEvents = (parameters: Record<string, unknown>) => [...((parameters.events as string[] | undefined) ?? [])].sort().join(', ');
 		let saved: Record<string, unknown> = {};
-		for (let attempt = 0; attempt < 120; attempt++) {
+		for (const until = Date.now() + ANSWERED_WITHIN_MS; Date.now() < until; await page.waitForTimeout(250)) {
 			saved = await savedTriggerParameters(editor, workflowId);
 			if (savedEvents(saved) === expectedEvents) break;
-			await page.waitForTimeout(250);
 		}
 		if (savedEvents(saved) !== expectedEvents) {
 			problems.push(`saved events are ${JSON.stringify(saved.events)}, expected ${expectedEvents} (was the workflow saved?)`);
@@ -185,7 +190,7 @@ export async function checkNodesPanelSearch(context: CheckContext): Promise<stri
 			await page.waitForTimeout(1_000);
 			await page.keyboard.type(word);
 			const panel = page.locator('[data-test-id="node-creator"]');
-			const found = await panel.getByText('Satellite Tracking', { exact: true }).first().waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false);
+			const found = await panel.getByText('Satellite Tracking', { exact: true }).first().waitFor({ state: 'visible', timeout: SHOWN_WITHIN_MS }).then(() => true, () => false);
 			if (!found) problems.push(`searching "${word}" in the nodes panel does not find Satellite Tracking`);
 			else if (!(await panel.innerText()).includes('read devices, locations and alerts')) problems.push(`the nodes panel entry found by "${word}" does not describe the action node`);
 			await page.keyboard.press('Escape');
@@ -226,7 +231,7 @@ export async function checkCredentialDialog(context: CheckContext): Promise<stri
 			// The banner of the test before stays until this one ends; a failed test folds its message
 			// under "More details".
 			let shown = '';
-			for (const until = Date.now() + 45_000; Date.now() < until && !shown.includes(expect); await page.waitForTimeout(500)) {
+			for (const until = Date.now() + ANSWERED_WITHIN_MS; Date.now() < until && !shown.includes(expect); await page.waitForTimeout(500)) {
 				const details = modal.getByText('More details');
 				// The banner may change between the look and the click.
 				if (await details.isVisible()) await details.click({ timeout: 2_000 }).catch(() => undefined);
@@ -268,7 +273,7 @@ export async function checkUneditedJsonPatch(context: CheckContext): Promise<str
 		// The step's outcome: n8n's error view, or a write reaching the sandbox.
 		const error = ndv.locator('[data-test-id="node-error-message"]');
 		let writes: unknown[] = [];
-		for (const until = Date.now() + 30_000; Date.now() < until; await page.waitForTimeout(250)) {
+		for (const until = Date.now() + ANSWERED_WITHIN_MS; Date.now() < until; await page.waitForTimeout(250)) {
 			writes = (await sandboxJson(sandboxUrl, '/__sandbox/writes')) as unknown[];
 			if (writes.length !== writesBefore || (await error.isVisible())) break;
 		}

@@ -14,7 +14,10 @@ import type { Owner } from './editor';
 import { fail, log } from './processes';
 
 export const CHROMIUM = '/usr/bin/chromium';
-const UI_TIMEOUT_MS = 60_000;
+// Generous: they only cost time when a check fails, and CI's 2 cores are shared. On one starved
+// core, the first load of the editor's page took over 60 s.
+const UI_TIMEOUT_MS = 90_000;
+const PAGE_LOAD_TIMEOUT_MS = 180_000;
 
 /** Debian's chromium, installed when missing (scripts/e2e/install-chromium.sh); never a downloaded browser build. */
 export function ensureChromium(): void {
@@ -62,6 +65,7 @@ export async function openSignedIn(base: string, owner: Owner, viewport = { widt
 		});
 		// For every tab, the first one and those of newPage alike.
 		context.setDefaultTimeout(UI_TIMEOUT_MS);
+		context.setDefaultNavigationTimeout(PAGE_LOAD_TIMEOUT_MS);
 		const signedIn = context;
 		const page = context.pages()[0] ?? (await context.newPage());
 		await page.goto(`${base}/signin`);

@@ -8,23 +8,24 @@
  * installs community packages. Every process has its own process group and is stopped by its PID,
  * on success, failure or Ctrl-C.
  *
- * Checks, each printed with ✔/✘ (any ✘ makes the exit code 1), run in the order: (a)'s first
- * workflow, (c), the capped quota measurement, (a)'s other workflows, the uncapped one, (b), (d)
- * (see main() for why):
+ * Checks, each printed with ✔/✘ (any ✘ makes the exit code 1), run in the order (a), (c), the
+ * quota measurement, (b), (d) (see main() for why):
  *  (a) manual runs started on the main (`POST /rest/workflows/<id>/run`, with
  *      OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true) execute on the workers — the worker is read from
  *      its own log ("Worker started execution <id>") — and pass the single-process lane's checks
  *      (test/e2e/workflows/<name>.expect.ts);
- *  (b) one token exchange for the whole lane: the token a worker obtained is stored in PostgreSQL
- *      (`n8n export:credentials --decrypted` against it) and every other request of both workers and
- *      of the main's polls carries it;
+ *  (b) one token exchange for the lane's account (the quota measurement has its own): the token a
+ *      worker obtained is stored in PostgreSQL (`n8n export:credentials --decrypted` against it) and
+ *      every other request of both workers and of the main's polls carries it;
  *  (c) the polling trigger, active on the main, starts executions that run on the workers, and its
  *      state survives a restart of the main: the events equal the sandbox's moves, none lost, none
  *      twice;
  *  (d) a worker SIGKILLed in the middle of a read-only batch: n8n reports the execution failed (or
  *      retries it), and the write before the batch reaches the sandbox once.
  * And it measures (README "Running in queue mode"): both workers running the same workflow against
- * a sandbox quota, with Max Requests per Minute set to each worker's share of it, and without.
+ * a sandbox quota, with Max Requests per Minute set to each worker's share of it, and without. On a
+ * second sandbox, an account of its own: nothing else of the lane takes from its quota, and what the
+ * pacer learns from its 429 answers slows no other check.
  *
  * Env: SATELLITE_E2E_CACHE (n8n cache root), E2E_KEEP_TMP=1 (keep the temp folder even on success),
  * E2E_N8N_LOG_LEVEL (default `info`; the worker attribution needs at least `info`).
@@ -70,7 +71,6 @@ import {
 	sandboxPost,
 	sandboxStats,
 	stopAllOnSignals,
-	waitForQuiet,
 	workflowFromFile,
 	type E2eWorkflow,
 } from '../../n8n/workflows';
@@ -309,14 +309,22 @@ function busiestMinute(times: number[]): number {
 interface Context {
 	cluster: Cluster;
 	sandbox: Sandbox;
+	/** The quota measurement's account: its own sandbox, and a credential for it. */
+	quotaAccount: { sandbox: Sandbox; credentialId: string };
 	services: Services;
 	tmpDir: string;
 	logDir: string;
 	mainEnvForCli: NodeJS.ProcessEnv;
 }
 
-async function createWorkflow(cluster: Cluster, sandboxUrl: string, file: string, edit?: (workflow: WorkflowFile['json']) => void): Promise<string> {
-	const workflow = readWorkflow(file, sandboxUrl, cluster.credentialId);
+async function createWorkflow(
+	cluster: Cluster,
+	sandboxUrl: string,
+	file: string,
+	edit?: (workflow: WorkflowFile['json']) => void,
+	credentialId = cluster.credentialId,
+): Promise<string> {
+	const workflow = readWorkflow(file, sandboxUrl, credentialId);
 	edit?.(workflow);
 	return await cluster.main.createWorkflow(workflow);
 }
@@ -324,7 +332,7 @@ async function createWorkflow(cluster: Cluster, sandboxUrl: string, file: string
 /**
  * (a) manual runs from the main execute on the workers and pass the single-process lane's checks.
  * In two parts: the first workflow alone, before anything else reaches the sandbox (a worker makes
- * the lane's one token exchange, which (b) follows into PostgreSQL), and the others later.
+ * the account's one token exchange, which (b) follows into PostgreSQL), and the others later.
  */
 async function workflowsOnWorkers({ cluster, sandbox }: Context): Promise<{ first(): Promise<void>; others(): Promise<void> }> {
 	const [firstCase, ...otherCases] = singleProcessCases();
@@ -503,11 +511,7 @@ async function checkTriggerAcrossRestart(ctx: Context): Promise<{ mainPollReques
 		);
 	});
 
-	// Deactivation reaches the trigger through n8n's publication outbox too: the lane goes on once a
-	// poll time has passed without a request, so that no poll takes from the quota measured next.
-	const deactivatedAt = Date.now();
 	await cluster.main.rest('POST', `/workflows/${workflowId}/deactivate`, {});
-	await waitForQuiet(sandbox.url, { since: deactivatedAt, quietMs: TRIGGER_POLL_SECONDS * 1000 + 10_000, timeoutMs: 90_000, atLeastOne: false });
 	return { mainPollRequests };
 }
 
@@ -530,7 +534,7 @@ async function tokenInDatabase(ctx: Context): Promise<string> {
 
 async function checkOneToken(ctx: Context, storedToken: string, mainPollRequests: number): Promise<void> {
 	const { sandbox } = ctx;
-	await check('(b) one token exchange for the whole lane', async () => {
+	await check('(b) one token exchange for the account', async () => {
 		const tokens = (await sandboxJson(sandbox.url, '/__sandbox/tokens')) as string[];
 		const { tokenCalls } = await sandboxStats(sandbox.url);
 		ensure(tokenCalls === 1 && tokens.length === 1, `the sandbox counted ${tokenCalls} token exchange(s), issued ${tokens.length} token(s)`);
@@ -557,13 +561,15 @@ interface QuotaResult {
 	workers: string[];
 }
 
-/** Item 3: both workers run the same workflow at once against the sandbox quota. */
-async function measureQuota({ cluster, sandbox }: Context, cap: number): Promise<QuotaResult> {
+/** Item 3: both workers run the same workflow at once against the quota account's sandbox. */
+async function measureQuota({ cluster, quotaAccount }: Context, cap: number): Promise<QuotaResult> {
+	const { sandbox } = quotaAccount;
 	const label = cap > 0 ? `Max Requests per Minute ${cap} on each worker` : 'no Max Requests per Minute';
-	const workflowId = await createWorkflow(cluster, sandbox.url, path.join(QUEUE_WORKFLOW_DIR, 'notification-counters.json'), (workflow) => {
+	const edit = (workflow: WorkflowFile['json']) => {
 		const node = workflow.nodes.find((n) => n.name === COUNT_NODE)!;
 		node.parameters.requestSettings = cap > 0 ? { requestsPerMinute: cap } : {};
-	});
+	};
+	const workflowId = await createWorkflow(cluster, sandbox.url, path.join(QUEUE_WORKFLOW_DIR, 'notification-counters.json'), edit, quotaAccount.credentialId);
 	// Setting the rate limit empties the sandbox's window: each measurement starts with the full quota.
 	await sandboxPost(sandbox.url, '/__sandbox/options', { rateLimit: { requests: QUOTA_PER_MINUTE, windowMs: 60_000 } });
 	const t0 = Date.now();
@@ -670,7 +676,7 @@ async function main(): Promise<number> {
 	log(`queue lane: n8n ${LANE.n8nVersion}, main + ${WORKER_NAMES.length} workers, Redis, PostgreSQL; temp ${tmpDir}`);
 
 	let services: Services | undefined;
-	let sandbox: Sandbox | undefined;
+	const sandboxes: Sandbox[] = [];
 	let cluster: Cluster | undefined;
 	try {
 		ensureLaneInstalled(LANE);
@@ -680,15 +686,20 @@ async function main(): Promise<number> {
 			return s;
 		});
 		const packed = packPackage(tmpDir);
-		sandbox = await startSandbox(await freePort(), path.join(logDir, 'sandbox.log'));
-		log(`  sandbox ${sandbox.url} (pid ${sandbox.child.pid})`);
+		for (const name of ['sandbox', 'quota sandbox']) {
+			const started = await startSandbox(await freePort(), path.join(logDir, `${name.replace(' ', '-')}.log`));
+			sandboxes.push(started);
+			log(`  ${name} ${started.url} (pid ${started.child.pid})`);
+		}
+		const [sandbox, quotaSandbox] = sandboxes;
 		const sandboxUrl = sandbox.url;
 		const servicesNow = services;
-		const sandboxNow = sandbox;
-		cluster = await step('n8n main + 2 workers (EXECUTIONS_MODE=queue)', async () => await startCluster(packed, servicesNow, sandboxNow, tmpDir, logDir));
+		cluster = await step('n8n main + 2 workers (EXECUTIONS_MODE=queue)', async () => await startCluster(packed, servicesNow, sandbox, tmpDir, logDir));
+		const quotaCredential = { name: 'Quota sandbox', type: CREDENTIAL_TYPE, data: sandboxCredentialData(quotaSandbox.url) };
 		const ctx: Context = {
 			cluster,
 			sandbox,
+			quotaAccount: { sandbox: quotaSandbox, credentialId: await cluster.main.createCredential(quotaCredential) },
 			services,
 			tmpDir,
 			logDir,
@@ -697,7 +708,8 @@ async function main(): Promise<number> {
 		ensure((await sandboxStats(sandboxUrl)).tokenCalls === 0, 'the sandbox counted token exchanges before any workflow ran');
 
 		const onWorkers = await workflowsOnWorkers(ctx);
-		await step("(a) the first workflow, alone: a worker makes the lane's one token exchange", onWorkers.first);
+		await step("(a) the first workflow, alone: a worker makes the account's one token exchange", onWorkers.first);
+		await step('(a) the other workflows, started on the main, run on the workers', onWorkers.others);
 		const { mainPollRequests } = await step('(c) trigger on the main, restart of the main between polls', async () => await checkTriggerAcrossRestart(ctx));
 		// (b)'s look into PostgreSQL needs an n8n CLI process of its own: beside the quota measurement,
 		// which mostly waits.
@@ -706,14 +718,10 @@ async function main(): Promise<number> {
 			(token) => void (storedToken = token),
 			(error: unknown) => failed('(b) token in PostgreSQL', error instanceof Error ? error.message : String(error)),
 		);
-		// The order matters to what is measured. The capped runs come before the other workflows of
-		// (a): a worker's Max Requests per Minute counts every request of its process in the last
-		// minute, so after them they would first wait for their requests to age out (the first
-		// workflow's four are a minute old by then). The uncapped runs come after: the rate a worker
-		// learns from their 429 answers slows its later runs.
+		// The capped runs first: the rate a worker learns from the uncapped runs' 429 answers would slow
+		// them.
 		const quota: QuotaResult[] = [];
 		await step(`(quota) capped, two workers against a quota of ${QUOTA_PER_MINUTE}/min`, async () => await checkQuota(ctx, PER_WORKER_SHARE, quota));
-		await step('(a) the other workflows, started on the main, run on the workers', onWorkers.others);
 		await step(`(quota) uncapped, two workers against a quota of ${QUOTA_PER_MINUTE}/min`, async () => await checkQuota(ctx, 0, quota));
 		logQuotaTable(quota);
 		await tokenCheck;
@@ -728,7 +736,7 @@ async function main(): Promise<number> {
 		await step('stop n8n, sandbox, PostgreSQL, Redis', async () => {
 			// n8n first (it still talks to PostgreSQL and Redis), then the rest at once.
 			if (cluster) await cluster.stop();
-			await Promise.all([sandbox ? stopProcess(sandbox.child, 'sandbox') : undefined, services?.stop()]);
+			await Promise.all([...sandboxes.map((sandbox) => stopProcess(sandbox.child, 'sandbox')), services?.stop()]);
 		});
 	}
 

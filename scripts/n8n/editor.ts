@@ -5,12 +5,13 @@
  * Used by scripts/e2e/run-e2e.ts (polling-trigger and schedule workflows), scripts/dev.ts and
  * scripts/screenshot.ts.
  */
+import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 
 import type { N8nRun } from '../../test/e2e/lib';
 import { delay, fail, log, seconds, startLogged, stopProcess, tail, type Started } from './processes';
-import { n8nBinary, type Lane } from './setup';
+import { BOOT_FILES, n8nBinary, type Lane } from './setup';
 
 export interface Owner {
 	email: string;
@@ -60,7 +61,10 @@ export async function startEditor(
 	/** False for an n8n whose database has its owner already (a restart): log in only. */
 	setUpOwner = true,
 ): Promise<Editor> {
-	const { child, output } = startLogged(lane.node, [n8nBinary(lane), 'start'], { cwd, env, logFile });
+	// The first `n8n start` of an install records the files it reads, for scripts/e2e/prewarm.sh.
+	const bootFiles = path.join(lane.n8nDir, BOOT_FILES);
+	const recording = fs.existsSync(bootFiles) ? {} : { NODE_OPTIONS: `--require=${path.join(__dirname, 'record-boot-files.cjs')}`, SATELLITE_BOOT_FILES: bootFiles };
+	const { child, output } = startLogged(lane.node, [n8nBinary(lane), 'start'], { cwd, env: { ...env, ...recording }, logFile });
 	const base = `http://127.0.0.1:${port}`;
 
 	const started = Date.now();

@@ -66,6 +66,9 @@ export function laneConfig(id: string): Lane {
 	throw new Error(`unknown lane "${id}" (known: 2.8, 2.41)`);
 }
 
+/** In an n8n install: the files its `n8n start` read (scripts/n8n/record-boot-files.cjs, read by scripts/e2e/prewarm.sh). */
+export const BOOT_FILES = '.boot-files';
+
 export function n8nBinary(lane: Lane): string {
 	return path.join(lane.n8nDir, 'node_modules', 'n8n', 'bin', 'n8n');
 }

@@ -63,7 +63,7 @@ export async function startEditor(
 ): Promise<Editor> {
 	// The first `n8n start` of an install records the files it reads, for scripts/e2e/prewarm.sh.
 	const bootFiles = path.join(lane.n8nDir, BOOT_FILES);
-	const recording = fs.existsSync(bootFiles) ? {} : { NODE_OPTIONS: `--require=${path.join(__dirname, 'record-boot-files.cjs')}`, SATELLITE_BOOT_FILES: bootFiles };
+	const recording = fs.existsSync(bootFiles) ? {} : { NODE_OPTIONS: `--require=${JSON.stringify(path.join(__dirname, 'record-boot-files.cjs'))}`, SATELLITE_BOOT_FILES: bootFiles };
 	const { child, output } = startLogged(lane.node, [n8nBinary(lane), 'start'], { cwd, env: { ...env, ...recording }, logFile });
 	const base = `http://127.0.0.1:${port}`;
 

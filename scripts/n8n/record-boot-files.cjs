@@ -8,8 +8,9 @@ const path = require('node:path');
 const list = process.env.SATELLITE_BOOT_FILES;
 // Only n8n itself records, not the task runners it starts.
 delete process.env.SATELLITE_BOOT_FILES;
-process.on('exit', () => {
-	if (!list || fs.existsSync(list)) return;
+process.on('exit', (code) => {
+	// A start that failed loaded only part of n8n: the next start records instead.
+	if (code !== 0 || !list || fs.existsSync(list)) return;
 	// The install's own modules (the list is written into it), not the lane's temporary ones.
 	const install = `${path.dirname(list)}${path.sep}`;
 	const files = [process.execPath, ...Object.keys(require.cache).filter((file) => file.startsWith(install))];

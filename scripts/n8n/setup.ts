@@ -15,7 +15,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { fail, log, seconds, SetupFailure, startLogged, tail, type Started } from './processes';
+import { fail, log, seconds, SetupFailure, startLogged, stopProcess, tail, type Started } from './processes';
 
 export const REPO = path.resolve(__dirname, '..', '..');
 export const CACHE = process.env.SATELLITE_E2E_CACHE || path.join(os.homedir(), '.cache', 'n8n-nodes-satellite-tracking');
@@ -173,7 +173,11 @@ export async function startSandbox(port: number, logFile: string): Promise<Sandb
 	const { child, output } = startLogged(command, args, { cwd: REPO, env: hermeticEnv(), logFile });
 
 	const url = await new Promise<string>((resolve, reject) => {
-		const timer = setTimeout(() => reject(new SetupFailure(`sandbox: no SANDBOX_READY line within ${seconds(SANDBOX_READY_TIMEOUT_MS)}\n${tail(output())}`)), SANDBOX_READY_TIMEOUT_MS);
+		const timer = setTimeout(() => {
+			// Stopped, or its open pipes would keep the lane's process alive after the failure.
+			void stopProcess(child, 'sandbox', 1_000);
+			reject(new SetupFailure(`sandbox: no SANDBOX_READY line within ${seconds(SANDBOX_READY_TIMEOUT_MS)}\n${tail(output())}`));
+		}, SANDBOX_READY_TIMEOUT_MS);
 		const check = () => {
 			const match = /^SANDBOX_READY (\S+)/m.exec(output());
 			if (match) {

@@ -8,8 +8,9 @@
  * installs community packages. Every process has its own process group and is stopped by its PID,
  * on success, failure or Ctrl-C.
  *
- * Checks, each printed with ✔/✘ (any ✘ makes the exit code 1), run in the order (a), (c), the
- * quota measurement, (b), (d) (see main() for why):
+ * Checks, each printed with ✔/✘ (any ✘ makes the exit code 1), run in the order (a)'s first
+ * workflow (it makes the token exchange that (b) follows), (c), (a)'s other workflows, the quota
+ * measurement, (b), (d) (it kills a worker):
  *  (a) manual runs started on the main (`POST /rest/workflows/<id>/run`, with
  *      OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS=true) execute on the workers — the worker is read from
  *      its own log ("Worker started execution <id>") — and pass the single-process lane's checks
@@ -429,7 +430,7 @@ async function waitForTriggerState(services: Services, workflowId: string, timeo
 const eventKey = (event: TriggerEvent) => `${event.deviceId}@${event.location?.dateTime ?? '?'}`;
 
 /** (c) the trigger on the main: executions on workers, state kept across a restart of the main. */
-async function checkTriggerAcrossRestart(ctx: Context): Promise<{ mainPollRequests: number }> {
+async function checkTriggerAcrossRestart(ctx: Context): Promise<{ mainPollRequests: number; deactivatedAt: number }> {
 	const { cluster, sandbox } = ctx;
 	const workflowId = await createWorkflow(cluster, sandbox.url, path.join(QUEUE_WORKFLOW_DIR, 'trigger-location-updates.json'), (workflow) => {
 		const trigger = workflow.nodes.find((n) => n.name === TRIGGER)!;
@@ -511,8 +512,26 @@ async function checkTriggerAcrossRestart(ctx: Context): Promise<{ mainPollReques
 		);
 	});
 
+	const deactivatedAt = Date.now();
 	await cluster.main.rest('POST', `/workflows/${workflowId}/deactivate`, {});
-	return { mainPollRequests };
+	return { mainPollRequests, deactivatedAt };
+}
+
+/**
+ * Deactivation reaches the trigger through n8n's publication outbox (polled every 15 s): within
+ * this, a poll may still start. Later ones may not.
+ */
+const DEACTIVATION_GRACE_MS = 15_000 + TRIGGER_POLL_SECONDS * 1000 + 5_000;
+
+/** (c) after the quota measurement, long after the deactivation: no poll since. */
+async function checkTriggerStopped({ sandbox }: Context, deactivatedAt: number): Promise<void> {
+	await check('(c) deactivation stops the polls', async () => {
+		const since = Date.now() - deactivatedAt;
+		ensure(since > DEACTIVATION_GRACE_MS + 2 * TRIGGER_POLL_SECONDS * 1000, `only ${seconds(since)} since the deactivation: too soon to tell`);
+		const late = (await apiRequests(sandbox.url)).filter((r) => r.at > deactivatedAt + DEACTIVATION_GRACE_MS);
+		ensure(late.length === 0, `${late.length} request(s) reached the sandbox more than ${seconds(DEACTIVATION_GRACE_MS)} after the deactivation, e.g. ${late[0]?.route}`);
+		return `no request reached the sandbox from ${seconds(DEACTIVATION_GRACE_MS)} after the deactivation to now, ${seconds(since)} after it`;
+	});
 }
 
 /**
@@ -692,7 +711,6 @@ async function main(): Promise<number> {
 			log(`  ${name} ${started.url} (pid ${started.child.pid})`);
 		}
 		const [sandbox, quotaSandbox] = sandboxes;
-		const sandboxUrl = sandbox.url;
 		const servicesNow = services;
 		cluster = await step('n8n main + 2 workers (EXECUTIONS_MODE=queue)', async () => await startCluster(packed, servicesNow, sandbox, tmpDir, logDir));
 		const quotaCredential = { name: 'Quota sandbox', type: CREDENTIAL_TYPE, data: sandboxCredentialData(quotaSandbox.url) };
@@ -705,12 +723,13 @@ async function main(): Promise<number> {
 			logDir,
 			mainEnvForCli: n8nEnv(LANE, path.join(tmpDir, 'main'), { n8n: await freePort(), broker: await freePort() }, queueModeEnv(services)),
 		};
-		ensure((await sandboxStats(sandboxUrl)).tokenCalls === 0, 'the sandbox counted token exchanges before any workflow ran');
+		for (const { url } of sandboxes) ensure((await sandboxStats(url)).tokenCalls === 0, `the sandbox at ${url} counted token exchanges before any workflow ran`);
 
 		const onWorkers = await workflowsOnWorkers(ctx);
 		await step("(a) the first workflow, alone: a worker makes the account's one token exchange", onWorkers.first);
+		const { mainPollRequests, deactivatedAt } = await step('(c) trigger on the main, restart of the main between polls', async () => await checkTriggerAcrossRestart(ctx));
+		// After the restart of the main: (b) then also covers the workers' requests since.
 		await step('(a) the other workflows, started on the main, run on the workers', onWorkers.others);
-		const { mainPollRequests } = await step('(c) trigger on the main, restart of the main between polls', async () => await checkTriggerAcrossRestart(ctx));
 		// (b)'s look into PostgreSQL needs an n8n CLI process of its own: beside the quota measurement,
 		// which mostly waits.
 		let storedToken = '';
@@ -725,6 +744,7 @@ async function main(): Promise<number> {
 		await step(`(quota) uncapped, two workers against a quota of ${QUOTA_PER_MINUTE}/min`, async () => await checkQuota(ctx, 0, quota));
 		logQuotaTable(quota);
 		await tokenCheck;
+		await step('(c) the trigger deactivated', async () => await checkTriggerStopped(ctx, deactivatedAt));
 		await step('(b) one token exchange, stored in PostgreSQL, shared by all', async () => await checkOneToken(ctx, storedToken, mainPollRequests));
 		await step('(d) a worker killed mid-batch', async () => await checkWorkerKilled(ctx));
 
@@ -736,7 +756,7 @@ async function main(): Promise<number> {
 		await step('stop n8n, sandbox, PostgreSQL, Redis', async () => {
 			// n8n first (it still talks to PostgreSQL and Redis), then the rest at once.
 			if (cluster) await cluster.stop();
-			await Promise.all([...sandboxes.map((sandbox) => stopProcess(sandbox.child, 'sandbox')), services?.stop()]);
+			await Promise.all([...sandboxes.map((sandbox) => stopProcess(sandbox.child, `sandbox ${sandbox.url}`)), services?.stop()]);
 		});
 	}
 

@@ -225,6 +225,15 @@ export async function checkCredentialDialog(context: CheckContext): Promise<stri
 		// One dialog for all four, as a user edits the field again after each test.
 		await openInEditor(page, editor.base, `/home/credentials/${credentialId}`);
 		const modal = page.locator('[data-test-id="editCredential-modal"]');
+		// The dialog tests a saved credential as it opens. A second test of the same credential type
+		// while that one runs can fail in n8n itself: its credential tester keeps the node it tests
+		// with in one module-wide map and deletes it when a test ends ("Node not found" in the other,
+		// n8n 2.41.1 dist/services/credentials-tester.service.js). A user waits for the first answer.
+		await modal
+			.getByText(/Couldn’t connect with these settings|Connection tested successfully/)
+			.first()
+			.waitFor({ state: 'visible', timeout: ANSWERED_WITHIN_MS })
+			.catch(() => undefined);
 		for (const { baseUrl, expect } of cases) {
 			await modal.locator('[data-test-id="parameter-input-baseUrl"] input').fill(baseUrl);
 			await modal.locator('[data-test-id="credential-save-button"]').click();

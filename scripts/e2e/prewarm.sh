@@ -9,6 +9,7 @@ CACHE="${SATELLITE_E2E_CACHE:-$HOME/.cache/n8n-nodes-satellite-tracking}"
 for list in "$CACHE"/n8n-*/.boot-files; do
   [ -f "$list" ] || { echo "[prewarm] no list of boot files in $CACHE yet"; continue; }
   t0=$SECONDS
-  bytes=$(xargs -r -d '\n' -a "$list" cat -- 2>/dev/null </dev/null | wc -c)
-  echo "[prewarm] $(basename "$(dirname "$list")"): $(wc -l <"$list") files, $((bytes / 1000000)) MB in $((SECONDS - t0)) s"
+  # Straight to /dev/null: through a pipe to count the bytes, the copies cost twice the CPU.
+  xargs -r -d '\n' -a "$list" cat -- >/dev/null 2>&1 </dev/null
+  echo "[prewarm] $(basename "$(dirname "$list")"): $(wc -l <"$list") files in $((SECONDS - t0)) s"
 done

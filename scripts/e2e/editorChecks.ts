@@ -212,7 +212,9 @@ export async function checkCredentialDialog(context: CheckContext): Promise<stri
 	const credentialId = await editor.createCredential({
 		name: 'Dialog check',
 		type: CREDENTIAL_TYPE,
-		data: { ...sandboxCredentialData(sandboxUrl), baseUrl: 'http://127.0.0.1:9' },
+		// Not the first case's Base URL: the test the dialog runs on opening must not show the answer
+		// the first case waits for.
+		data: sandboxCredentialData(sandboxUrl),
 	});
 	const refused = { baseUrl: 'http://127.0.0.1:9', expect: 'Could not get an answer from the tracking API at http://127.0.0.1:9/api/Auth/Token: the connection was refused' };
 	const cases = [
@@ -225,15 +227,16 @@ export async function checkCredentialDialog(context: CheckContext): Promise<stri
 		// One dialog for all four, as a user edits the field again after each test.
 		await openInEditor(page, editor.base, `/home/credentials/${credentialId}`);
 		const modal = page.locator('[data-test-id="editCredential-modal"]');
-		// The dialog tests a saved credential as it opens. A second test of the same credential type
-		// while that one runs can fail in n8n itself: its credential tester keeps the node it tests
-		// with in one module-wide map and deletes it when a test ends ("Node not found" in the other,
+		// The dialog tests a saved credential as it opens. Two credential tests at once can fail in
+		// n8n itself: its credential tester keeps the node it tests with in one module-wide map, keyed
+		// by the testing node's type, and deletes it when a test ends ("Node not found" in the other,
 		// n8n 2.41.1 dist/services/credentials-tester.service.js). A user waits for the first answer.
-		await modal
+		const opened = await modal
 			.getByText(/Couldn’t connect with these settings|Connection tested successfully/)
 			.first()
 			.waitFor({ state: 'visible', timeout: ANSWERED_WITHIN_MS })
-			.catch(() => undefined);
+			.then(() => true, () => false);
+		if (!opened) log(`  the credential dialog showed no test answer within ${seconds(ANSWERED_WITHIN_MS)} of opening`);
 		for (const { baseUrl, expect } of cases) {
 			await modal.locator('[data-test-id="parameter-input-baseUrl"] input').fill(baseUrl);
 			await modal.locator('[data-test-id="credential-save-button"]').click();

@@ -294,6 +294,45 @@ describe('RequestPacer', () => {
 		for (const at of sentAt.slice(1)) expect(at).toBeGreaterThanOrEqual(pausedUntil);
 	});
 
+	it('sends requests that a stalled event loop made late one spacing apart, not in a burst over the quota', async () => {
+		// Sleeps end only when the test moves time on: the stall is time passing with no timer run.
+		const timers: Array<{ at: number; wake: () => void }> = [];
+		const clock = { time: 0, now: () => clock.time, sleep: (ms: number) => new Promise<void>((wake) => timers.push({ at: clock.time + ms, wake })) };
+		const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+		const pacer = new RequestPacer({ maxConcurrency: 8 }, clock);
+		for (let i = 0; i < 200; i++) {
+			clock.time += 5;
+			(await pacer.acquire())();
+			pacer.succeeded();
+		}
+		pacer.throttled(1000, true); // 200 accepted in the last second: one send every 5.1 ms
+		clock.time += 1000;
+		const spacing = 1000 / (200 * 0.98);
+		const sentAt: number[] = [];
+		const requests = Array.from({ length: 6 }, async () => {
+			const release = await pacer.acquire();
+			sentAt.push(clock.time);
+			release();
+		});
+		await settle();
+		expect(sentAt).toHaveLength(1);
+		// The event loop stalls 200 ms: every waiting request is overdue when the timers run.
+		clock.time += 200;
+		while (timers.length > 0) {
+			timers.sort((a, b) => a.at - b.at);
+			const due = timers.splice(0, timers.filter((timer) => timer.at <= clock.time).length || 1);
+			clock.time = Math.max(clock.time, due[due.length - 1].at);
+			for (const timer of due) timer.wake();
+			await settle();
+		}
+		await Promise.all(requests);
+		// The five late ones go one spacing apart from the first of them: any 1 s holds no more than
+		// the learned rate allows. Booked ahead, they all went at once.
+		const late = sentAt.slice(1);
+		expect(late).toHaveLength(5);
+		expect(late[4] - late[0]).toBeCloseTo(4 * spacing, 6);
+	});
+
 	it.each([
 		// A per-minute quota spent in 3 s, then 57 s to wait: 600 per 60 s (less Retry-After's rounding), not per 57 s.
 		['a per-minute quota spent in a burst', 600, 5, 57_000, 59_000],

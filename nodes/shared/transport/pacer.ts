@@ -25,6 +25,13 @@ const SUCCESSES_PER_STEP_UP = 20;
  * unused and 0.98 drew no more 429s.
  */
 const LEARNED_RATE_SHARE = 0.98;
+/**
+ * A send this late for its turn keeps the pace (timers fire a millisecond or two late, which must not
+ * slow it); one later than that, after a stalled event loop or an idle spell, starts the pace afresh
+ * from now, so the overdue sends do not go in one burst over the quota (20 under way at 200/s drew
+ * a 429 every few seconds that way).
+ */
+const SPACING_LATENESS_KEPT_MS = 5;
 /** Retry-After counts whole seconds, rounded up. */
 const RETRY_AFTER_ROUNDING_MS = 1000;
 /** Too few recent successes say nothing about the quota; fall back to fewer parallel requests. */
@@ -146,13 +153,18 @@ export class AccountQuota {
 		}
 	}
 
+	/**
+	 * Nothing when this request may go now under the learned rate (it then takes the turn), else a
+	 * wait after which it asks again. Turns are taken when a request goes, not booked ahead: requests
+	 * that wake late together go one spacing apart, not all at once.
+	 */
 	waitForSpacing(): Promise<void> | undefined {
 		const now = this.clock.now();
 		if (now - this.learnedAt > LEARNED_RATE_LIFETIME_MS) this.spacingMs = 0;
 		if (this.spacingMs === 0) return undefined;
-		const slot = Math.max(now, this.nextSendAt);
-		this.nextSendAt = slot + this.spacingMs;
-		return slot > now ? this.clock.sleep(slot - now) : undefined;
+		if (this.nextSendAt > now) return this.clock.sleep(this.nextSendAt - now);
+		this.nextSendAt = (now - this.nextSendAt <= SPACING_LATENESS_KEPT_MS ? this.nextSendAt : now) + this.spacingMs;
+		return undefined;
 	}
 
 	/**
@@ -311,7 +323,6 @@ export class RequestPacer {
 			wait = quota.waitForSpacing();
 			if (!wait) break;
 			await wait;
-			if (quota.pausedUntil <= quota.clock.now()) break;
 		}
 		return () => {
 			quota.answered();

@@ -73,6 +73,7 @@ import {
 	sandboxCredentialData,
 	sandboxJson,
 	startSandbox,
+	WITHOUT_EDITOR_UI,
 	type Lane,
 	type Packed,
 	type Sandbox,
@@ -311,7 +312,8 @@ async function runLane(lane: Lane, packed: Packed, cases: WorkflowCase[], tmpRoo
 
 		installIntoUserFolder(packed, userFolder);
 		const ports = { n8n: await freePort(), broker: await freePort() };
-		const env = n8nEnv(lane, userFolder, ports);
+		// The browser checks run on today's n8n only (below); the other lane's editor serves REST alone.
+		const env = n8nEnv(lane, userFolder, ports, lane.id === CURRENT_LANE ? {} : WITHOUT_EDITOR_UI);
 		log(`  n8n ports: N8N_PORT=${ports.n8n} N8N_RUNNERS_BROKER_PORT=${ports.broker}`);
 
 		let step = 0;

@@ -62,6 +62,7 @@ import {
 	sandboxCredentialData,
 	sandboxJson,
 	startSandbox,
+	WITHOUT_EDITOR_UI,
 	type Packed,
 	type Sandbox,
 } from '../../n8n/setup';
@@ -194,7 +195,7 @@ async function startWorker(workers: Worker[], name: string, env: NodeJS.ProcessE
 }
 
 async function startCluster(packed: Packed, services: Services, sandbox: Sandbox, tmpDir: string, logDir: string): Promise<Cluster> {
-	const queueEnv = { ...queueModeEnv(services), ...QUEUE_LOCK_ENV };
+	const queueEnv = { ...queueModeEnv(services), ...QUEUE_LOCK_ENV, ...WITHOUT_EDITOR_UI };
 	const processEnv = async (name: string, extra: NodeJS.ProcessEnv) => {
 		const userFolder = path.join(tmpDir, name);
 		installIntoUserFolder(packed, userFolder);

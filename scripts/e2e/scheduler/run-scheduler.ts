@@ -48,6 +48,7 @@ import {
 	sandboxCredentialData,
 	sandboxJson,
 	startSandbox,
+	WITHOUT_EDITOR_UI,
 	type Sandbox,
 } from '../../n8n/setup';
 import { apiRequests, sandboxPost, stopAllOnSignals, waitForQuiet } from '../../n8n/workflows';
@@ -271,7 +272,7 @@ async function main(): Promise<number> {
 		sandbox = await startSandbox(await freePort(), path.join(tmpDir, 'sandbox.log'));
 		log(`  sandbox ${sandbox.url} (pid ${sandbox.child.pid})`);
 		const port = await freePort();
-		const env = n8nEnv(LANE, userFolder, { n8n: port, broker: await freePort() }, SCHEDULER_ENV);
+		const env = n8nEnv(LANE, userFolder, { n8n: port, broker: await freePort() }, { ...SCHEDULER_ENV, ...WITHOUT_EDITOR_UI });
 		let starts = 0;
 		const launch = async (setUpOwner: boolean) => {
 			starts += 1;

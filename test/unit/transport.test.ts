@@ -2,7 +2,7 @@ import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
 import { EnvelopeError, unwrapEnvelope } from '../../nodes/shared/transport/envelope';
 import { describeFailure } from '../../nodes/shared/transport/errors';
-import { RequestPacer } from '../../nodes/shared/transport/pacer';
+import { AccountQuota, RequestPacer } from '../../nodes/shared/transport/pacer';
 import { isRetryable, parseRetryAfter, retryDelayMs } from '../../nodes/shared/transport/retryPolicy';
 import { TokenRequestError } from '../../nodes/shared/transport/token';
 import { accountKey, fillPath, joinUrl } from '../../nodes/shared/transport/url';
@@ -157,6 +157,86 @@ async function peakConcurrency(pacer: RequestPacer, requests: number): Promise<n
 	return peak;
 }
 
+/**
+ * A clock whose timers run only when `runTimers` runs them: the due ones together, `lateMs(turn)`
+ * after the earliest was due, as an event loop busy with other work gets to its timers late.
+ */
+function eventLoopClock(lateMs: (turn: number) => number = () => 0) {
+	const timers: Array<{ at: number; wake: () => void }> = [];
+	const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+	let sleeps = 0;
+	const clock = {
+		time: 0,
+		now: () => clock.time,
+		sleep: (ms: number) => {
+			sleeps++;
+			return new Promise<void>((wake) => timers.push({ at: clock.time + ms, wake }));
+		},
+		sleeps: () => sleeps,
+		settle,
+		async runTimers(until: () => boolean = () => false) {
+			await settle();
+			for (let turn = 0; !until() && timers.length > 0; turn++) {
+				timers.sort((a, b) => a.at - b.at);
+				clock.time = Math.max(clock.time, timers[0].at) + lateMs(turn);
+				for (const timer of timers.splice(0, timers.filter((t) => t.at <= clock.time).length)) timer.wake();
+				await settle();
+			}
+		},
+	};
+	return clock;
+}
+
+type EventLoopClock = ReturnType<typeof eventLoopClock>;
+
+/** A pacer on an account whose rate was learned from a 429: 200 answers in the second before it. */
+async function pacerAfterA429(clock: EventLoopClock, maxConcurrency = 8) {
+	const quota = new AccountQuota(clock);
+	const earlier = new RequestPacer({ maxConcurrency: 1 }, clock, quota);
+	for (let i = 0; i < 200; i++) {
+		clock.time += 5;
+		const release = earlier.acquire();
+		await clock.settle();
+		(await release)();
+		earlier.succeeded();
+	}
+	earlier.throttled(1000, true); // one send every 1000 / (200 × 0.98) ms from 1 s on
+	clock.time += 1000;
+	return { quota, pacer: new RequestPacer({ maxConcurrency }, clock, quota), spacing: 1000 / (200 * 0.98) };
+}
+
+/** The most of `times` within any `windowMs`. */
+function mostWithin(times: number[], windowMs: number): number {
+	const sorted = [...times].sort((a, b) => a - b);
+	let most = 0;
+	for (let last = 0, first = 0; last < sorted.length; last++) {
+		while (sorted[last] - sorted[first] >= windowMs) first++;
+		most = Math.max(most, last - first + 1);
+	}
+	return most;
+}
+
+/** `items` requests through `pacer`, `concurrency` at once, each answered 20 ms after it went. */
+async function sendThrough(clock: EventLoopClock, pacer: RequestPacer, items: number, concurrency: number): Promise<number[]> {
+	const sentAt: number[] = [];
+	let next = 0;
+	const worker = async () => {
+		while (next < items) {
+			next++;
+			const release = await pacer.acquire();
+			sentAt.push(clock.time);
+			await clock.sleep(20);
+			release();
+			pacer.succeeded();
+		}
+	};
+	const all = Promise.all(Array.from({ length: concurrency }, worker));
+	await clock.runTimers(() => sentAt.length === items && next === items);
+	await clock.runTimers();
+	await all;
+	return sentAt;
+}
+
 describe('RequestPacer', () => {
 	it('never runs more than the allowed requests at once', async () => {
 		const pacer = new RequestPacer({ maxConcurrency: 3 });
@@ -295,42 +375,58 @@ describe('RequestPacer', () => {
 	});
 
 	it('sends requests that a stalled event loop made late one spacing apart, not in a burst over the quota', async () => {
-		// Sleeps end only when the test moves time on: the stall is time passing with no timer run.
-		const timers: Array<{ at: number; wake: () => void }> = [];
-		const clock = { time: 0, now: () => clock.time, sleep: (ms: number) => new Promise<void>((wake) => timers.push({ at: clock.time + ms, wake })) };
-		const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
-		const pacer = new RequestPacer({ maxConcurrency: 8 }, clock);
-		for (let i = 0; i < 200; i++) {
-			clock.time += 5;
-			(await pacer.acquire())();
-			pacer.succeeded();
-		}
-		pacer.throttled(1000, true); // 200 accepted in the last second: one send every 5.1 ms
-		clock.time += 1000;
-		const spacing = 1000 / (200 * 0.98);
+		const clock = eventLoopClock();
+		const { pacer, spacing } = await pacerAfterA429(clock);
 		const sentAt: number[] = [];
 		const requests = Array.from({ length: 6 }, async () => {
 			const release = await pacer.acquire();
 			sentAt.push(clock.time);
 			release();
 		});
-		await settle();
+		await clock.settle();
 		expect(sentAt).toHaveLength(1);
-		// The event loop stalls 200 ms: every waiting request is overdue when the timers run.
-		clock.time += 200;
-		while (timers.length > 0) {
-			timers.sort((a, b) => a.at - b.at);
-			const due = timers.splice(0, timers.filter((timer) => timer.at <= clock.time).length || 1);
-			clock.time = Math.max(clock.time, due[due.length - 1].at);
-			for (const timer of due) timer.wake();
-			await settle();
-		}
+		clock.time += 200; // the event loop stalls 200 ms: every waiting request is overdue
+		await clock.runTimers();
 		await Promise.all(requests);
-		// The five late ones go one spacing apart from the first of them: any 1 s holds no more than
-		// the learned rate allows. Booked ahead, they all went at once.
+		// Booked ahead, the five late ones all went at once.
 		const late = sentAt.slice(1);
 		expect(late).toHaveLength(5);
 		expect(late[4] - late[0]).toBeCloseTo(4 * spacing, 6);
+	});
+
+	it.each([
+		['every timer runs 8 ms late', () => 8],
+		['one timer turn in four runs 10 ms late', (turn: number) => (turn % 4 === 0 ? 10 : 0)],
+	])('keeps the learned rate under the quota when %s', async (_, lateMs) => {
+		const clock = eventLoopClock(lateMs);
+		const { pacer, spacing } = await pacerAfterA429(clock, 20);
+		const sentAt = await sendThrough(clock, pacer, 2000, 20);
+		const rate = ((sentAt.length - 1) / (sentAt[sentAt.length - 1] - sentAt[0])) * 1000;
+		// Turns missed by more than 5 ms restarted the pace: 196/s became 76/s and 118/s.
+		expect(rate).toBeGreaterThanOrEqual((1000 / spacing) * 0.9);
+		expect(mostWithin(sentAt, 1000)).toBeLessThanOrEqual(200);
+	});
+
+	it('gives spaced turns in the order requests asked, with one timer for all of them', async () => {
+		const clock = eventLoopClock();
+		const { quota, pacer } = await pacerAfterA429(clock, 20);
+		const single = new RequestPacer({ maxConcurrency: 8 }, clock, quota);
+		const order: string[] = [];
+		const send = async (run: RequestPacer, name: string) => {
+			(await run.acquire())();
+			order.push(name);
+		};
+		const sleepsBefore = clock.sleeps();
+		const batch = Array.from({ length: 19 }, (_, index) => send(pacer, `batch ${index}`));
+		await clock.settle();
+		const alone = send(single, 'single');
+		await clock.settle();
+		await clock.runTimers();
+		await Promise.all([...batch, alone]);
+		// The single read asked after the batch's first 19 and goes 20th, not whenever its own timer won.
+		expect(order.indexOf('single')).toBe(19);
+		// Each of them waking at every turn: 18 timers per send with 20 waiting.
+		expect(clock.sleeps() - sleepsBefore).toBeLessThanOrEqual(2 * order.length);
 	});
 
 	it.each([

@@ -34,6 +34,7 @@
  *     On the 2.41 lane that editor also runs the browser checks of scripts/e2e/editorChecks.ts
  *     (headless Debian chromium through playwright-core): changing the trigger's Events keeps its
  *     geofences and daily limits, and the nodes panel finds the package by the words users search;
+ *     then the MCP checks of scripts/e2e/mcp/run-mcp.ts, on a sandbox and credential of their own;
  *  6. the sandbox's token-exchange counter proves the credential's preAuthentication ran inside n8n,
  *     and that n8n stored and reused the token (see TOKEN_CALLS_PER_LANE).
  * Every process started (sandbox, n8n and their children) runs in its own process group and is stopped
@@ -57,7 +58,9 @@ import {
 } from '../../test/e2e/lib';
 import { ensureChromium } from '../n8n/browser';
 import { E2E_OWNER, startEditor, type Editor } from '../n8n/editor';
+import { packageNodeTypes } from '../n8n/local';
 import { runEditorChecks } from './editorChecks';
+import { runMcpChecks } from './mcp/run-mcp';
 import { freePort, log, runCommand, seconds, SetupFailure as LaneFailure, stopProcess, tail, type CommandResult } from '../n8n/processes';
 import {
 	CACHE,
@@ -437,6 +440,7 @@ async function runLane(lane: Lane, packed: Packed, cases: WorkflowCase[], tmpRoo
 		if (lane.id === CURRENT_LANE) {
 			const credential = { id: credentialId, name: CREDENTIAL.name };
 			for (const problem of await runEditorChecks({ editor, owner: E2E_OWNER, credential, sandboxUrl, shotDir: logDir })) failures.push(problem);
+			failures.push(...(await mcpChecksBeside(editor, logDir)));
 		}
 		for (const p of packageLoadProblems(editor.output())) loadProblems.add(p.trim());
 
@@ -469,6 +473,23 @@ async function runLane(lane: Lane, packed: Packed, cases: WorkflowCase[], tmpRoo
 	} finally {
 		if (editor) await stopProcess(editor.child, 'n8n start', 20_000);
 		if (sandbox) await stopProcess(sandbox.child, 'sandbox');
+	}
+}
+
+/**
+ * The MCP checks (scripts/e2e/mcp/run-mcp.ts) in this lane's n8n, which a lane of their own cost a
+ * start of: with a sandbox and a credential of their own, so the conversation's token exchanges and
+ * the sandbox's state are theirs alone.
+ */
+async function mcpChecksBeside(editor: Editor, logDir: string): Promise<string[]> {
+	log('  MCP: examples/fleet-assistant-mcp.json published in this n8n, a real MCP client');
+	const sandbox = await startSandbox(await freePort(), path.join(logDir, 'sandbox-mcp.log'));
+	try {
+		const name = 'MCP sandbox';
+		const id = await editor.createCredential({ name, type: CREDENTIAL_TYPE, data: sandboxCredentialData(sandbox.url) });
+		return await runMcpChecks(editor, sandbox.url, { id, name }, await packageNodeTypes(editor));
+	} finally {
+		await stopProcess(sandbox.child, 'sandbox');
 	}
 }
 

@@ -24,20 +24,13 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-import { E2E_OWNER } from '../../n8n/editor';
+import { E2E_OWNER, type Editor } from '../../n8n/editor';
 import { startLocalN8n, type LocalN8n } from '../../n8n/local';
 import { delay, freePort, log, seconds, signalAll } from '../../n8n/processes';
 import { CREDENTIAL_TYPE, REPO, sandboxJson } from '../../n8n/setup';
 import { TOOL_CASES, checkToolList, type ToolClient, type ToolAnswer } from './checks';
 
 const EXAMPLE = path.join(REPO, 'examples', 'fleet-assistant-mcp.json');
-
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-	process.on(signal, () => {
-		signalAll('SIGTERM');
-		setTimeout(() => process.exit(130), 1_500);
-	});
-}
 
 interface WorkflowNode {
 	name: string;
@@ -57,10 +50,10 @@ function exampleWorkflow(credential: { id: string; name: string }): { workflow: 
 	return { workflow, path: String(trigger.parameters.path) };
 }
 
-async function publish(local: LocalN8n, workflow: Record<string, unknown>): Promise<string> {
-	const id = await local.editor.createWorkflow(workflow);
-	const saved = (await local.editor.rest('GET', `/workflows/${id}`)).data as { versionId: string };
-	const answer = (await local.editor.rest('POST', `/workflows/${id}/activate`, { versionId: saved.versionId })).data as Record<string, unknown>;
+async function publish(editor: Editor, workflow: Record<string, unknown>): Promise<string> {
+	const id = await editor.createWorkflow(workflow);
+	const saved = (await editor.rest('GET', `/workflows/${id}`)).data as { versionId: string };
+	const answer = (await editor.rest('POST', `/workflows/${id}/activate`, { versionId: saved.versionId })).data as Record<string, unknown>;
 	if (answer.active !== true) throw new Error(`n8n did not activate the workflow: ${JSON.stringify(answer).slice(0, 500)}`);
 	return id;
 }
@@ -85,47 +78,46 @@ async function connect(url: string): Promise<Client> {
 	}
 }
 
-async function main(): Promise<number> {
-	const started = Date.now();
+/**
+ * The checks, in a running n8n 2.41 whose node list is `nodeTypes`: the example published with
+ * `credential`, which points at a sandbox of its own (`sandboxUrl`) that nothing else uses meanwhile,
+ * so its token exchanges and its state are the conversation's. Returns the failures. The e2e lane of
+ * n8n 2.41.1 runs them in its n8n (scripts/e2e/run-e2e.ts); this script, in one of its own.
+ */
+export async function runMcpChecks(editor: Editor, sandboxUrl: string, credential: { id: string; name: string }, nodeTypes: string[]): Promise<string[]> {
 	const failures: string[] = [];
-	let local: LocalN8n | undefined;
 	let client: Client | undefined;
 	try {
-		log('MCP lane: n8n 2.41.1, examples/fleet-assistant-mcp.json, a real MCP client');
-		local = await startLocalN8n({ port: await freePort(), owner: E2E_OWNER, tmpPrefix: 'satellite-mcp-' });
-		const toolTypes = local.nodeTypes.filter((type) => type.endsWith('Tool'));
-		log(`  n8n loaded ${local.nodeTypes.join(', ')} (no N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE set)`);
+		const toolTypes = nodeTypes.filter((type) => type.endsWith('Tool'));
+		log(`  n8n loaded ${nodeTypes.join(', ')} (no N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE set)`);
 		if (!toolTypes.includes('n8n-nodes-satellite-tracking.satelliteTrackingTool')) {
 			throw new Error('n8n offers no n8n-nodes-satellite-tracking.satelliteTrackingTool: the node is not usable as a tool');
 		}
-		const { workflow, path: mcpPath } = exampleWorkflow(local.credential);
-		const workflowId = await publish(local, workflow);
-		const url = `${local.editor.base}/mcp/${mcpPath}`;
+		const { workflow, path: mcpPath } = exampleWorkflow(credential);
+		const workflowId = await publish(editor, workflow);
+		const url = `${editor.base}/mcp/${mcpPath}`;
 		log(`  published workflow ${workflowId}; MCP Server Trigger at ${url}`);
 
-		const sandbox = local.sandbox.url;
-		const stats = async () => (await sandboxJson(sandbox, '/__sandbox/stats')) as { tokenCalls: number; requests: number; statusCounts?: Record<string, number> };
+		const stats = async () => (await sandboxJson(sandboxUrl, '/__sandbox/stats')) as { tokenCalls: number; requests: number; statusCounts?: Record<string, number> };
 		const before = await stats();
 
 		const t0 = Date.now();
-		client = await connect(url);
-		log(`  MCP client connected over Streamable HTTP (${seconds(Date.now() - t0)} after publishing); server "${client.getServerVersion()?.name}"`);
+		const connected = await connect(url);
+		client = connected;
+		log(`  MCP client connected over Streamable HTTP (${seconds(Date.now() - t0)} after publishing); server "${connected.getServerVersion()?.name}"`);
 
-		const { tools } = await client.listTools();
+		const { tools } = await connected.listTools();
 		log(`  tools/list: ${tools.map((tool) => tool.name).join(', ')}`);
 		if (process.env.MCP_PRINT_TOOLS === '1') log(JSON.stringify(tools, null, 2));
 		failures.push(...checkToolList(tools));
 
-		const facts = (await sandboxJson(sandbox, '/__sandbox/facts')) as Record<string, unknown>;
-		const call: ToolClient = async (name, args) => {
-			const answer = (await client!.callTool({ name, arguments: args })) as ToolAnswer;
-			return answer;
-		};
+		const facts = (await sandboxJson(sandboxUrl, '/__sandbox/facts')) as Record<string, unknown>;
+		const call: ToolClient = async (name, args) => (await connected.callTool({ name, arguments: args })) as ToolAnswer;
 		let calls = 0;
 		for (const toolCase of TOOL_CASES) {
 			const t = Date.now();
 			try {
-				calls += await toolCase.run(call, { facts, sandboxJson: (route) => sandboxJson(sandbox, route) });
+				calls += await toolCase.run(call, { facts, sandboxJson: (route) => sandboxJson(sandboxUrl, route) });
 				log(`  ✔ ${toolCase.name} (${seconds(Date.now() - t)})`);
 			} catch (error) {
 				const message = error instanceof Error ? error.message : String(error);
@@ -149,6 +141,22 @@ async function main(): Promise<number> {
 		log(`  ✘ ${failures[failures.length - 1]}`);
 	} finally {
 		await client?.close().catch(() => undefined);
+	}
+	return failures;
+}
+
+async function main(): Promise<number> {
+	const started = Date.now();
+	const failures: string[] = [];
+	let local: LocalN8n | undefined;
+	try {
+		log('MCP lane: n8n 2.41.1, examples/fleet-assistant-mcp.json, a real MCP client');
+		local = await startLocalN8n({ port: await freePort(), owner: E2E_OWNER, tmpPrefix: 'satellite-mcp-' });
+		failures.push(...(await runMcpChecks(local.editor, local.sandbox.url, local.credential, local.nodeTypes)));
+	} catch (error) {
+		failures.push(error instanceof Error ? (error.stack ?? error.message) : String(error));
+		log(`  ✘ ${failures[failures.length - 1]}`);
+	} finally {
 		if (local && failures.length > 0) log(`  n8n log: ${local.n8nLog} (kept: temp folder ${local.tmpDir})`);
 		if (local && failures.length === 0) await local.stop();
 		else if (local) signalAll('SIGTERM');
@@ -158,12 +166,20 @@ async function main(): Promise<number> {
 	return failures.length === 0 ? 0 : 1;
 }
 
-main().then(
-	(code) => {
-		process.exitCode = code;
-	},
-	(error: unknown) => {
-		log(`MCP lane crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-		process.exitCode = 1;
-	},
-);
+if (require.main === module) {
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+		process.on(signal, () => {
+			signalAll('SIGTERM');
+			setTimeout(() => process.exit(130), 1_500);
+		});
+	}
+	main().then(
+		(code) => {
+			process.exitCode = code;
+		},
+		(error: unknown) => {
+			log(`MCP lane crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+			process.exitCode = 1;
+		},
+	);
+}

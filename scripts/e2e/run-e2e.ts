@@ -483,13 +483,19 @@ async function runLane(lane: Lane, packed: Packed, cases: WorkflowCase[], tmpRoo
  */
 async function mcpChecksBeside(editor: Editor, logDir: string): Promise<string[]> {
 	log('  MCP: examples/fleet-assistant-mcp.json published in this n8n, a real MCP client');
-	const sandbox = await startSandbox(await freePort(), path.join(logDir, 'sandbox-mcp.log'));
+	let sandbox: Sandbox | undefined;
 	try {
+		sandbox = await startSandbox(await freePort(), path.join(logDir, 'sandbox-mcp.log'));
 		const name = 'MCP sandbox';
 		const id = await editor.createCredential({ name, type: CREDENTIAL_TYPE, data: sandboxCredentialData(sandbox.url) });
 		return await runMcpChecks(editor, sandbox.url, { id, name }, await packageNodeTypes(editor));
+	} catch (error) {
+		// A failure of the MCP checks' own set-up, not the lane's: the lane's later checks still run.
+		const message = `MCP checks: ${error instanceof Error ? error.message : String(error)}`;
+		log(`  ✘ ${message}`);
+		return [message];
 	} finally {
-		await stopProcess(sandbox.child, 'sandbox');
+		if (sandbox) await stopProcess(sandbox.child, 'sandbox');
 	}
 }
 

@@ -337,10 +337,8 @@ describe('RequestPacer', () => {
 	});
 
 	it('holds a request waiting for its spaced turn when a 429 pauses the account meanwhile', async () => {
-		// A clock whose sleeps end only when the test moves time on, so a 429 can land during one.
-		const timers: Array<{ at: number; wake: () => void }> = [];
-		const clock = { time: 0, now: () => clock.time, sleep: (ms: number) => new Promise<void>((wake) => timers.push({ at: clock.time + ms, wake })) };
-		const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+		// Sleeps end only when the test runs the timers, so a 429 can land during one.
+		const clock = eventLoopClock();
 		const pacer = new RequestPacer({ maxConcurrency: 4 }, clock);
 		for (let i = 0; i < 20; i++) {
 			clock.time += 100;
@@ -356,19 +354,13 @@ describe('RequestPacer', () => {
 			release();
 		};
 		const requests = [send(), send(), send()];
-		await settle();
+		await clock.settle();
 		// The first went at once; the others wait for their spaced turns when a 429 pauses the account 5 s.
 		expect(sentAt).toEqual([clock.time]);
 		clock.time += 10;
 		pacer.throttled(5000, true);
 		const pausedUntil = clock.time + 5000;
-		while (timers.length > 0) {
-			timers.sort((a, b) => a.at - b.at);
-			const next = timers.shift()!;
-			clock.time = Math.max(clock.time, next.at);
-			next.wake();
-			await settle();
-		}
+		await clock.runTimers();
 		await Promise.all(requests);
 		expect(sentAt).toHaveLength(3);
 		for (const at of sentAt.slice(1)) expect(at).toBeGreaterThanOrEqual(pausedUntil);

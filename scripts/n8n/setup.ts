@@ -230,8 +230,8 @@ export function hermeticEnv(): NodeJS.ProcessEnv {
 
 /**
  * For an n8n whose editor no browser opens (its REST API, webhooks, scheduler and workers are the
- * same): \`n8n start\` then does not copy the editor's 40 MB of files into the user folder, about 4 of
- * the 20 CPU-seconds a start costs. Not for a lane that reads \`/types/nodes.json\` (scripts/n8n/local.ts).
+ * same): `n8n start` then does not copy the editor's 40 MB of files into the user folder, about 4 of
+ * the 20 CPU-seconds a start costs. Not for a lane that reads `/types/nodes.json` (scripts/n8n/local.ts).
  */
 export const WITHOUT_EDITOR_UI: NodeJS.ProcessEnv = { N8N_DISABLE_UI: 'true' };
 

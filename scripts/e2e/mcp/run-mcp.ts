@@ -28,6 +28,7 @@ import { E2E_OWNER, type Editor } from '../../n8n/editor';
 import { startLocalN8n, type LocalN8n } from '../../n8n/local';
 import { delay, freePort, log, seconds, signalAll } from '../../n8n/processes';
 import { CREDENTIAL_TYPE, REPO, sandboxJson } from '../../n8n/setup';
+import { stopAllOnSignals } from '../../n8n/workflows';
 import { TOOL_CASES, checkToolList, type ToolClient, type ToolAnswer } from './checks';
 
 const EXAMPLE = path.join(REPO, 'examples', 'fleet-assistant-mcp.json');
@@ -167,12 +168,7 @@ async function main(): Promise<number> {
 }
 
 if (require.main === module) {
-	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-		process.on(signal, () => {
-			signalAll('SIGTERM');
-			setTimeout(() => process.exit(130), 1_500);
-		});
-	}
+	stopAllOnSignals();
 	main().then(
 		(code) => {
 			process.exitCode = code;

@@ -26,7 +26,7 @@ export class AccountQuota {
 
 	readonly pushback: Pushback;
 
-	constructor(readonly clock: Clock = systemClock) {
+	constructor(clock: Clock = systemClock) {
 		this.window = new RateWindow(clock);
 		this.pushback = new Pushback(clock);
 	}

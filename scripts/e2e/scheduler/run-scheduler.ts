@@ -21,7 +21,8 @@
  *  3. a 429 with Retry-After is honoured by the scheduler's backoff: the trigger fails with
  *     failure { cause: 'rate-limited', retryAfterMs }, n8n logs "Poll failed; backing off" with that
  *     delay, sends no request until it has passed (the sandbox's request log), and the fixes moved
- *     meanwhile are reported once after it;
+ *     meanwhile are reported once after it (a poll out of Max Poll Time before the 429 reached it,
+ *     backed off as "temporarily-unavailable", may come first; no other cause may);
  *  4. n8n stopped (SIGTERM) with fixes coming and started again on the same database loses and
  *     repeats nothing.
  * Over the whole lane: the sink's events equal the sandbox's moves per device, no fix twice, one
@@ -344,19 +345,25 @@ async function main(): Promise<number> {
 			const t0 = Date.now();
 			const fault = await sandboxPost(sandboxNow.url, '/__sandbox/faults', { kind: 'status', status: 429, retryAfter: RETRY_AFTER_SECONDS });
 			let backoff: LogLine | undefined;
+			let backoffs: LogLine[] = [];
 			await moves.move(sandboxNow, 'D (service rate-limits)');
 			try {
 				for (;;) {
-					backoff = logLines(all().slice(before)).find((l) => /Poll failed; backing off/.test(l.message ?? ''));
+					backoffs = logLines(all().slice(before)).filter((l) => /Poll failed; backing off/.test(l.message ?? ''));
+					backoff = backoffs.find((l) => l.metadata?.cause === 'rate-limited');
 					if (backoff) break;
-					if (Date.now() - t0 > 60_000) fail('no "Poll failed; backing off" in n8n\'s log within 60 s of the 429s');
+					if (Date.now() - t0 > 60_000) fail(`no "Poll failed; backing off" for a "rate-limited" cause in n8n's log within 60 s of the 429s: ${JSON.stringify(backoffs)}`);
 					await delay(250);
 				}
 			} finally {
 				await sandboxPost(sandboxNow.url, '/__sandbox/faults', {}, 'DELETE');
 			}
+			// A poll starved of CPU can run out of its Max Poll Time before the 429 reaches it (a red CI
+			// run, n8n's log silent for 8 s): n8n backs off briefly for that, and the next poll meets the 429.
+			const outOfTime = backoffs.slice(0, backoffs.indexOf(backoff));
+			const other = outOfTime.find((l) => l.metadata?.cause !== 'temporarily-unavailable');
+			ensure(other === undefined, `before the 429's backoff, n8n backed off for another cause: ${JSON.stringify(other)}`);
 			const { cause, delayMs: loggedDelay } = backoff.metadata ?? {};
-			ensure(cause === 'rate-limited', `n8n read the failure's cause as ${JSON.stringify(cause)}, not "rate-limited": ${JSON.stringify(backoff)}`);
 			const delayMs = Number(loggedDelay);
 			ensure(delayMs >= RETRY_AFTER_SECONDS * 1000, `n8n backs off ${delayMs} ms, less than the Retry-After ${RETRY_AFTER_SECONDS} s`);
 			const refused = (await apiRequests(sandboxNow.url)).filter((r) => r.at >= t0 && r.status === 429);
@@ -372,7 +379,8 @@ async function main(): Promise<number> {
 			ensure(quietMs >= RETRY_AFTER_SECONDS * 1000 - 1000, `the next request came ${seconds(quietMs)} after the last 429, inside the Retry-After of ${RETRY_AFTER_SECONDS} s`);
 			const skipped = logLines(all().slice(before)).filter((l) => /Poll is backing off; skipping this occurrence/.test(l.message ?? '')).length;
 			return (
-				`fault ${String(fault.id)}: ${refused.length} × 429; n8n logged "Poll failed; backing off" cause ${String(cause)}, delayMs ${delayMs}, ` +
+				`fault ${String(fault.id)}: ${refused.length} × 429; n8n logged "Poll failed; backing off" cause ${String(cause)}, delayMs ${delayMs}` +
+				`${outOfTime.length > 0 ? ` (after ${outOfTime.length} poll(s) out of time first)` : ''}, ` +
 				`skipped ${skipped} occurrence(s) while backing off ("Poll is backing off; skipping this occurrence"); no request for ${seconds(quietMs)} after the last 429; ` +
 				`then ${detail} (${seconds(ms)})`
 			);

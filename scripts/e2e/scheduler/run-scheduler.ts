@@ -21,8 +21,9 @@
  *  3. a 429 with Retry-After is honoured by the scheduler's backoff: the trigger fails with
  *     failure { cause: 'rate-limited', retryAfterMs }, n8n logs "Poll failed; backing off" with that
  *     delay, sends no request until it has passed (the sandbox's request log), and the fixes moved
- *     meanwhile are reported once after it (a poll out of Max Poll Time before the 429 reached it,
- *     backed off as "temporarily-unavailable", may come first; no other cause may);
+ *     meanwhile are reported once after it, every 429 in one poll (a poll out of Max Poll Time
+ *     before the 429 reached it, backed off as "temporarily-unavailable", may come first; no other
+ *     cause may);
  *  4. n8n stopped (SIGTERM) with fixes coming and started again on the same database loses and
  *     repeats nothing.
  * Over the whole lane: the sink's events equal the sandbox's moves per device, no fix twice, one
@@ -360,8 +361,8 @@ async function main(): Promise<number> {
 			}
 			// A poll starved of CPU can run out of its Max Poll Time before the 429 reaches it (a red CI
 			// run, n8n's log silent for 8 s): n8n backs off briefly for that, and the next poll meets the 429.
-			const outOfTime = backoffs.slice(0, backoffs.indexOf(backoff));
-			const other = outOfTime.find((l) => l.metadata?.cause !== 'temporarily-unavailable');
+			const earlierBackoffs = backoffs.slice(0, backoffs.indexOf(backoff));
+			const other = earlierBackoffs.find((l) => l.metadata?.cause !== 'temporarily-unavailable');
 			ensure(other === undefined, `before the 429's backoff, n8n backed off for another cause: ${JSON.stringify(other)}`);
 			const { cause, delayMs: loggedDelay } = backoff.metadata ?? {};
 			const delayMs = Number(loggedDelay);
@@ -369,6 +370,10 @@ async function main(): Promise<number> {
 			const refused = (await apiRequests(sandboxNow.url)).filter((r) => r.at >= t0 && r.status === 429);
 			ensure(refused.length > 0, 'the sandbox answered no 429');
 			const lastRefused = refused[refused.length - 1].at;
+			// Every 429 came in one poll: an earlier backoff for a 429 misread as temporarily-unavailable
+			// would have let a later poll send inside the Retry-After and meet a second 429.
+			const refusedOverMs = lastRefused - refused[0].at;
+			ensure(refusedOverMs <= POLL_TIMEOUT_SECONDS * 1000, `the 429s came over ${seconds(refusedOverMs)}, in more than one poll: a request went inside the Retry-After of the first`);
 			// The scheduler's wait starts when it records the failure, after the last 429.
 			await moves.move(sandboxNow, 'E (during the backoff)');
 			const { detail, ms } = await moves.settle(sandboxNow, EVENT_TIMEOUT_MS + RETRY_AFTER_SECONDS * 1000);
@@ -380,7 +385,7 @@ async function main(): Promise<number> {
 			const skipped = logLines(all().slice(before)).filter((l) => /Poll is backing off; skipping this occurrence/.test(l.message ?? '')).length;
 			return (
 				`fault ${String(fault.id)}: ${refused.length} × 429; n8n logged "Poll failed; backing off" cause ${String(cause)}, delayMs ${delayMs}` +
-				`${outOfTime.length > 0 ? ` (after ${outOfTime.length} poll(s) out of time first)` : ''}, ` +
+				`${earlierBackoffs.length > 0 ? ` (after ${earlierBackoffs.length} backoff(s) for "temporarily-unavailable", before any 429)` : ''}, ` +
 				`skipped ${skipped} occurrence(s) while backing off ("Poll is backing off; skipping this occurrence"); no request for ${seconds(quietMs)} after the last 429; ` +
 				`then ${detail} (${seconds(ms)})`
 			);

@@ -16,7 +16,7 @@ const LEARNED_RATE_SHARE = 0.98;
  * learned window W then holds fewer than 0.98 × (W + 10 ms) / W of the requests the service
  * accepted in W: 1% under its quota for the shortest window learned (1 s), left for the network's
  * jitter (at 15 ms, one run in four drew a second 429 at 200/s; restarting 10 ms behind now instead
- * of at now drew one in two runs of three), and far under it for a minute.
+ * of at now drew a second 429 in two runs of three), and far under it for a minute.
  */
 const SPACING_LATENESS_KEPT_MS = 10;
 /** Retry-After counts whole seconds, rounded up. */
@@ -37,7 +37,7 @@ const LEARNED_RATE_LIFETIME_MS = 5 * 60_000;
 export class Pushback {
 	pausedUntil = -Infinity;
 
-	/** When recent successful answers came in, oldest first (the last 60 s at most). */
+	/** When recent successful answers came in, oldest first: the 60 s before the latest at most. */
 	private readonly succeededAt = new Queue<number>();
 
 	/** Minimum spacing between sends learned from a 429; 0 while none is in force. */

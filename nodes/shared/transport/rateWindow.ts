@@ -19,6 +19,7 @@ export class RateWindow {
 
 	private readonly waitingForAnswers = new Queue<() => void>();
 
+	/** The last request counted, answer in, or lookup of the account (`touch`). */
 	private lastUsedAt = -Infinity;
 
 	constructor(private readonly clock: Clock) {}
@@ -27,7 +28,7 @@ export class RateWindow {
 		this.lastUsedAt = Math.max(this.lastUsedAt, now);
 	}
 
-	/** Nothing under way and nothing in the last 60 s. */
+	/** Nothing under way, and no request, answer or lookup of the account in the last 60 s. */
 	isEmpty(now: number): boolean {
 		return this.unanswered === 0 && this.lastUsedAt <= now - RATE_WINDOW_MS;
 	}

@@ -19,12 +19,20 @@ interface HostRun {
 }
 
 function sendDatesOnHost(zone: string): HostRun[] {
-	const output = execFileSync(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(__dirname, 'dateWithoutZone.script.ts'), ...FORMS], {
-		cwd: ROOT,
-		env: { ...process.env, TZ: zone },
-		encoding: 'utf8',
-		timeout: 120_000,
-	});
+	let output: string;
+	try {
+		output = execFileSync(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(__dirname, 'dateWithoutZone.script.ts'), ...FORMS], {
+			cwd: ROOT,
+			env: { ...process.env, TZ: zone },
+			encoding: 'utf8',
+			timeout: 120_000,
+		});
+	} catch (error) {
+		// execFileSync's error refers to itself (its `error`), which jest's worker cannot send to the
+		// parent: the suite then failed "to run", its reason lost (a CI run on a loaded machine).
+		const { message, stderr } = error as { message: string; stderr?: string };
+		throw new Error(`the script on a host in ${zone} failed: ${message}\n${String(stderr ?? '').slice(-2000)}`);
+	}
 	return JSON.parse(output.slice(output.indexOf('[')));
 }
 

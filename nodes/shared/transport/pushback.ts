@@ -55,9 +55,9 @@ export class Pushback {
 	constructor(private readonly clock: Clock) {}
 
 	/**
-	 * The waits below return nothing when there is nothing to wait for, which is most requests: an
-	 * async function's promise and a turn of the event loop for each was a share of the node's cost
-	 * over n8n's bare request helper (bench P2, P3).
+	 * This wait, like the pacer's others (RateWindow.count, FairSlots.take), returns nothing when
+	 * there is nothing to wait for, which is most requests: an async function's promise and a turn of
+	 * the event loop for each was a share of the node's cost over n8n's bare request helper (bench P2, P3).
 	 */
 	waitForPause(): Promise<void> | undefined {
 		return this.pausedUntil > this.clock.now() ? this.sleepOutPause() : undefined;

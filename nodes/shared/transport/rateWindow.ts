@@ -1,7 +1,10 @@
 import type { Clock } from './clock';
 import { Queue } from './queue';
 
-/** The span Max Requests per Minute counts over, and the longest a quota is remembered. */
+/**
+ * The span Max Requests per Minute counts over; also the longest span a rate is learned over, and how
+ * long an account unused is kept in the registry (a learned rate itself lasts 5 minutes: pushback.ts).
+ */
 export const RATE_WINDOW_MS = 60_000;
 
 /**

@@ -8,10 +8,11 @@ import { SatelliteTrackingApi } from '../../credentials/SatelliteTrackingApi.cre
 import { usageHints } from '../../nodes/SatelliteTracking/actions/usageHint';
 import { readRequestSettings } from '../../nodes/shared/requestSettings';
 import { describeNetworkFailure, displayUrl } from '../../nodes/shared/transport/network';
+import { systemClock } from '../../nodes/shared/transport/clock';
 import { AccountQuota, quotaForAccount, RequestPacer, trackedAccounts } from '../../nodes/shared/transport/pacer';
 import { redact } from '../../nodes/shared/transport/redact';
 import { credentialFingerprint, localExpiry } from '../../nodes/shared/transport/token';
-import { fakeClock } from '../support/clock';
+import { fakeClock, fakeDateFrom } from '../support/clock';
 
 const VENDOR_TOKEN = join(__dirname, '..', '..', '..', 'shared', 'vendor-examples', 'authentication.successful-response-example.json');
 
@@ -205,6 +206,55 @@ describe('one quota per account', () => {
 		const release = await second.acquire();
 		expect(clock.now()).toBe(3_000);
 		release();
+	});
+
+	describe('a wall clock set back', () => {
+		const T0 = Date.parse('2026-05-04T08:00:00Z');
+		const HOUR = 3_600_000;
+		afterEach(() => jest.useRealTimers());
+
+		/** 'sent' when the pacer lets a request go within `ms` of real time. */
+		const sendsWithin = (pacer: RequestPacer, ms: number) =>
+			Promise.race([
+				pacer.acquire().then((release) => {
+					release();
+					return 'sent';
+				}),
+				new Promise((resolve) => setTimeout(() => resolve(`still waiting after ${ms} ms`), ms).unref()),
+			]);
+
+		it('does not take the pacer back: its time stands still, then moves on with the wall clock', () => {
+			const setNow = fakeDateFrom(T0);
+			const before = systemClock.now();
+			setNow(T0 - HOUR);
+			expect(systemClock.now()).toBeGreaterThanOrEqual(before);
+			expect(systemClock.now() - before).toBeLessThan(1_000);
+			setNow(T0 - HOUR + 5 * 60_000);
+			expect(systemClock.now() - before).toBeGreaterThanOrEqual(5 * 60_000);
+			expect(systemClock.now() - before).toBeLessThan(5 * 60_000 + 1_000);
+		});
+
+		it('does not stretch the pause after a 429 by the hour it was set back', async () => {
+			const setNow = fakeDateFrom(T0);
+			const pacer = new RequestPacer({ maxConcurrency: 1 }, systemClock, new AccountQuota(systemClock));
+			pacer.throttled(300, true);
+			setNow(T0 - HOUR);
+			const started = performance.now();
+			expect(await sendsWithin(pacer, 3_000)).toBe('sent');
+			expect(performance.now() - started).toBeGreaterThanOrEqual(250);
+		});
+
+		it('does not hold a capped run for the hour: its window still ends a minute after its requests', async () => {
+			const setNow = fakeDateFrom(T0);
+			const quota = new AccountQuota(systemClock);
+			const pacer = new RequestPacer({ maxConcurrency: 1, requestsPerMinute: 1 }, systemClock, quota);
+			(await pacer.acquire())();
+			setNow(T0 - HOUR);
+			// What the pacer reads between the step and the next request stands for the time it misses.
+			systemClock.now();
+			setNow(T0 - HOUR + 61_000);
+			expect(await sendsWithin(pacer, 3_000)).toBe('sent');
+		});
 	});
 
 	it('shares one quota per account and forgets accounts idle for a minute', async () => {

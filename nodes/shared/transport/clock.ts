@@ -5,5 +5,21 @@ export interface Clock {
 	sleep(ms: number): Promise<void>;
 }
 
-// Date.now read at each call, so a test's fake timers reach it.
-export const systemClock: Clock = { now: () => Date.now(), sleep };
+let wallBefore = Date.now();
+let elapsed = wallBefore;
+
+/**
+ * The wall clock's time as the pacer counts it: it moves on as the wall clock does, and stands still
+ * when the wall clock is set back (NTP, a manual fix, a restored VM). Pauses, the rate window and the
+ * learned rate are spans from a moment; measured on a clock set back an hour, each of them held every
+ * request on the account for that hour. Date.now is still read at each call, so a test's fake timers
+ * move it on.
+ */
+function pacerNow(): number {
+	const wall = Date.now();
+	elapsed += Math.max(0, wall - wallBefore);
+	wallBefore = wall;
+	return elapsed;
+}
+
+export const systemClock: Clock = { now: pacerNow, sleep };

@@ -45,7 +45,8 @@ export class Pushback {
 
 	private learnedAt = -Infinity;
 
-	private nextSendAt = 0;
+	/** When the next spaced send may go. Not 0: the pacer's clock starts near 0, so a first turn would be booked from 0. */
+	private nextSendAt = -Infinity;
 
 	/** Requests waiting for a spaced turn, oldest first: one timer wakes the first when it is due. */
 	private readonly spacedTurns = new Queue<() => void>();

@@ -10,7 +10,7 @@ import {
 } from 'n8n-workflow';
 
 import * as listSearch from '../shared/listSearch';
-import { ranOutOfTime, TrackingApiClient } from '../shared/transport';
+import { ranOutOfTime, systemClock, TrackingApiClient } from '../shared/transport';
 import { declare, failureOf } from '../shared/transport/failure';
 import { advance, type ReadOutcome } from './detection/advance';
 import { alertsTimeZone } from './detection/needs';
@@ -60,7 +60,7 @@ export class SatelliteTrackingTrigger implements INodeType {
 
 async function poll(context: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const settings = readSettings(context);
-	const deadline = Date.now() + settings.maxPollMs;
+	const deadline = systemClock.now() + settings.maxPollMs;
 	const listingCalls = listingRequests(settings.selection);
 	const perDevice = requestsPerDevice(settings.detection);
 	// In devices: a device's calls are made together, so a poll never counts half a device.

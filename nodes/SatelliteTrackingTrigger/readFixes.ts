@@ -4,7 +4,7 @@ import * as workflow from 'n8n-workflow';
 import { NodeOperationError, type INode } from 'n8n-workflow';
 
 import { countNotifications } from '../shared/notifications';
-import { ranOutOfTime, type RequestOptions, type TrackingApiClient } from '../shared/transport';
+import { ranOutOfTime, systemClock, type RequestOptions, type TrackingApiClient } from '../shared/transport';
 import type { ReadOutcome } from './detection/advance';
 import { fixTime } from './detection/fixes';
 import { alertsTimeZone } from './detection/needs';
@@ -23,7 +23,11 @@ export function requestsPerDevice(detection: DetectionSettings): number {
 	return alertsTimeZone(detection) === undefined ? 1 : 2;
 }
 
-/** What a poll may spend: its time budget (`deadline`, epoch ms) and its API calls (Max Requests per Poll). */
+/**
+ * What a poll may spend: its time budget (`deadline`, a moment on `systemClock`) and its API calls
+ * (Max Requests per Poll). Not on the system clock: one stepped forward mid-poll dropped every read
+ * as late, and one stepped back let reads still queued go out after the poll had returned.
+ */
 export type PollLimits = Pick<RequestOptions, 'deadline' | 'budget'>;
 
 /** A group that no longer exists is a configuration to fix. */
@@ -48,7 +52,7 @@ export interface ReadResults {
 
 /**
  * Every read runs; the client's pacer keeps them within the concurrency and rate settings. A read
- * not ended by the deadline (epoch ms), or refused a first call by the spent budget, is left out of
+ * not ended by the deadline, or refused a first call by the spent budget, is left out of
  * the outcomes: not read this poll, as if not planned.
  */
 export async function readFixes(client: TrackingApiClient, reads: FixRead[], limits: PollLimits = {}): Promise<ReadResults> {
@@ -71,7 +75,7 @@ export async function readFixes(client: TrackingApiClient, reads: FixRead[], lim
 					outcome = { ok: false, error };
 				}
 				// Cut short by the budget is not a failure of the device: it takes its turn next poll.
-				if (Date.now() < deadline && (outcome.ok || !ranOutOfTime(outcome.error))) outcomes.set(read.deviceId, outcome);
+				if (systemClock.now() < deadline && (outcome.ok || !ranOutOfTime(outcome.error))) outcomes.set(read.deviceId, outcome);
 			}),
 		),
 		deadline,
@@ -84,8 +88,8 @@ export async function readFixes(client: TrackingApiClient, reads: FixRead[], lim
 }
 
 /**
- * What `work` gives if it ends by `deadline` (epoch ms), else `undefined` at the deadline: the poll
- * goes on without it. The requests it waits for end soon after, their Timeout capped at the budget.
+ * What `work` gives if it ends by `deadline` (on `systemClock`), else `undefined` at the deadline:
+ * the poll goes on without it. The requests it waits for end soon after, their Timeout capped at the budget.
  */
 export async function withinDeadline<T>(work: Promise<T>, deadline: number): Promise<T | undefined> {
 	if (!Number.isFinite(deadline)) return await work;
@@ -105,7 +109,7 @@ type SleepWithAbort = (ms: number, signal?: AbortSignal) => Promise<void>;
  * there the timer is left to run out, resolving a race already decided.
  */
 function untilDeadline(deadline: number, signal: AbortSignal): Promise<void> {
-	const ms = Math.max(0, deadline - Date.now());
+	const ms = Math.max(0, deadline - systemClock.now());
 	const sleepWithAbort = (workflow as { sleepWithAbort?: SleepWithAbort }).sleepWithAbort;
 	return sleepWithAbort ? sleepWithAbort(ms, signal).catch(() => undefined) : workflow.sleep(ms);
 }

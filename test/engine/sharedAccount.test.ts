@@ -6,6 +6,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { latestFixParameters } from '../../bench/scenarios/trigger';
 import { DEMO_API_KEY, DEMO_USER_NAME } from '../../sandbox/server';
+import { fakeDateFrom } from '../support/clock';
 import { Engine } from '../support/engine';
 import { byId, fromItem, useSandbox } from '../support/sandboxed';
 
@@ -50,6 +51,49 @@ describe('one account, many workflows', () => {
 		expect(reads()).toBe(401);
 	});
 
+	it.each([
+		['sending together', {}, 0],
+		// One request at a time on the account: the others read the credential before n8n stored the
+		// token, and send only after the exchange is over (bench P6 made a second exchange so).
+		['sending one after another', { maxConcurrency: 1 }, 0],
+		['sending one after another, the system clock set back an hour during the exchange', { maxConcurrency: 1 }, -3_600_000],
+	])('makes one token exchange for four executions starting together on one account, %s', async (_, settings, clockStepMs) => {
+		ctx.engine.setCredential({ baseUrl: ctx.sandbox.url, userName: DEMO_USER_NAME, apiKey: DEMO_API_KEY });
+		ctx.sandbox.setOptions({ latencyMs: 100 });
+		if (clockStepMs !== 0) {
+			const setNow = fakeDateFrom(Date.now());
+			setTimeout(() => setNow(Date.now() + clockStepMs), 50);
+		}
+		const runs = await Promise.all([1, 2, 3, 4].map((n) => ctx.engine.runNode(lastLocation(`device00${n}`, settings))));
+		expect(runs.map((run) => run.items[0].json.deviceId)).toEqual(['device001', 'device002', 'device003', 'device004']);
+		expect(ctx.sandbox.stats.tokenCalls).toBe(1);
+	});
+
+	it('never hands one credential the token fetched with another key', async () => {
+		const other = new Engine({ baseUrl: ctx.sandbox.url, userName: DEMO_USER_NAME, apiKey: 'not-the-key' });
+		ctx.engine.setCredential({ baseUrl: ctx.sandbox.url, userName: DEMO_USER_NAME, apiKey: DEMO_API_KEY });
+		ctx.sandbox.setOptions({ latencyMs: 20 });
+		const [good, bad] = await Promise.all([
+			ctx.engine.runNode(lastLocation('device001')),
+			other.runNode(lastLocation('device002'), { continueOnFail: true }),
+		]);
+		expect(good.items[0].json).toMatchObject({ deviceId: 'device001' });
+		expect(bad.items[0].json.error).toEqual(expect.any(String));
+		expect(ctx.sandbox.stats.tokenCalls).toBe(2);
+	});
+
+	it.each([
+		['Max Requests per Minute', { requestsPerMinute: 0.5 }, 'Invalid "Max Requests per Minute"'],
+		// 30 days overflows Node's timers: every call then timed out at once.
+		['Timeout (Seconds)', { timeoutSeconds: 30 * 24 * 3600 }, 'Invalid "Timeout (Seconds)"'],
+	])('refuses a %s it cannot honour, naming it', async (_, settings, message) => {
+		const run = await ctx.engine.runNode(lastLocation('device001', settings));
+		expect(run.error?.message).toContain(message);
+		expect(reads()).toBe(0);
+	});
+
+	// Last: fake timers move `performance` on, and real time is behind it afterwards for what the process
+	// remembers a moment of (the account's quota, the newest token exchange).
 	it('lets an uncapped run through while a capped run waits for its 60 s window', async () => {
 		// A minute on from now: the account's window is past the reads of the tests before (the poll's
 		// 401), which the cap counts too and would hold the first eight behind for a real minute. The
@@ -81,40 +125,4 @@ describe('one account, many workflows', () => {
 		expect(cappedRun.items).toHaveLength(16);
 		expect(cappedRun.error).toBeUndefined();
 	}, 120_000);
-
-	it.each([
-		['sending together', {}],
-		// One request at a time on the account: the others read the credential before n8n stored the
-		// token, and send only after the exchange is over (bench P6 made a second exchange so).
-		['sending one after another', { maxConcurrency: 1 }],
-	])('makes one token exchange for four executions starting together on one account, %s', async (_, settings) => {
-		ctx.engine.setCredential({ baseUrl: ctx.sandbox.url, userName: DEMO_USER_NAME, apiKey: DEMO_API_KEY });
-		ctx.sandbox.setOptions({ latencyMs: 100 });
-		const runs = await Promise.all([1, 2, 3, 4].map((n) => ctx.engine.runNode(lastLocation(`device00${n}`, settings))));
-		expect(runs.map((run) => run.items[0].json.deviceId)).toEqual(['device001', 'device002', 'device003', 'device004']);
-		expect(ctx.sandbox.stats.tokenCalls).toBe(1);
-	});
-
-	it('never hands one credential the token fetched with another key', async () => {
-		const other = new Engine({ baseUrl: ctx.sandbox.url, userName: DEMO_USER_NAME, apiKey: 'not-the-key' });
-		ctx.engine.setCredential({ baseUrl: ctx.sandbox.url, userName: DEMO_USER_NAME, apiKey: DEMO_API_KEY });
-		ctx.sandbox.setOptions({ latencyMs: 20 });
-		const [good, bad] = await Promise.all([
-			ctx.engine.runNode(lastLocation('device001')),
-			other.runNode(lastLocation('device002'), { continueOnFail: true }),
-		]);
-		expect(good.items[0].json).toMatchObject({ deviceId: 'device001' });
-		expect(bad.items[0].json.error).toEqual(expect.any(String));
-		expect(ctx.sandbox.stats.tokenCalls).toBe(2);
-	});
-
-	it.each([
-		['Max Requests per Minute', { requestsPerMinute: 0.5 }, 'Invalid "Max Requests per Minute"'],
-		// 30 days overflows Node's timers: every call then timed out at once.
-		['Timeout (Seconds)', { timeoutSeconds: 30 * 24 * 3600 }, 'Invalid "Timeout (Seconds)"'],
-	])('refuses a %s it cannot honour, naming it', async (_, settings, message) => {
-		const run = await ctx.engine.runNode(lastLocation('device001', settings));
-		expect(run.error?.message).toContain(message);
-		expect(reads()).toBe(0);
-	});
 });

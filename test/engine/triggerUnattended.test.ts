@@ -3,12 +3,14 @@
  * Bad records, broken devices under a budget, telemetry without a GPS lock, clocks ahead, a glitch
  * fix far in the future, a failing Fetch Test Event, declared failures and the poll's time budget.
  */
+import { setTimeout as sleepMs } from 'node:timers/promises';
+
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { TriggerEvent } from '../../nodes/SatelliteTrackingTrigger/detection/types';
 import type { Location } from '../../nodes/shared/wire';
 import { fakeDateFrom } from '../support/clock';
-import { addFix, restartedFrom, triggerState, withTriggerSandbox, addScriptedDevice, SCRIPTED_DEVICES } from '../support/trigger';
+import { addFix, restartedFrom, triggerState, withTriggerSandbox, addScriptedDevice, SCRIPTED_DEVICES, type TriggerHarness } from '../support/trigger';
 
 const MINUTE = 60_000;
 const T0 = Date.parse('2026-05-04T08:00:00Z');
@@ -419,5 +421,58 @@ describe('the poll\'s time budget (Max Poll Time)', () => {
 			expect(repeated.map((event) => event.eventId)).toEqual(second.map((event) => event.eventId));
 			expect(await h.poll(parameters, staticData)).toEqual([]);
 		});
+	});
+
+	// The budget is time that passes, not the system clock's reading (NTP, a manual fix, a restored VM).
+	describe('with the system clock stepped mid-poll', () => {
+		const ids = ['d-1', 'd-2', 'd-3', 'd-4'];
+		const parameters = { events: ['locationUpdated'], ...SCRIPTED_DEVICES, requestSettings: { maxPollSeconds: BUDGET_SECONDS, maxConcurrency: 1 } };
+		/** A baseline poll of every device, then a new fix for each, five minutes on. */
+		async function readyToPoll(h: TriggerHarness, setNow: (at: number) => void): Promise<IDataObject> {
+			for (const id of ids) {
+				addScriptedDevice(h.sandbox, id);
+				addFix(h.sandbox, id, T0 - MINUTE);
+			}
+			const staticData: IDataObject = {};
+			await h.poll(parameters, staticData);
+			for (const id of ids) addFix(h.sandbox, id, T0 + MINUTE, 2);
+			setNow(T0 + 5 * MINUTE);
+			return staticData;
+		}
+		const stepAfter = (ms: number, setNow: (at: number) => void, byMs: number) => setTimeout(() => setNow(Date.now() + byMs), ms);
+
+		it('an hour forward: what was read stands and the other devices are still read', async () => {
+			// On the wall clock, the answer that came after the step was dropped as late and every read
+			// still queued refused: the poll failed with "No device read ended within Max Poll Time".
+			const setNow = fakeDateFrom(T0);
+			await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+				const staticData = await readyToPoll(h, setNow);
+				h.sandbox.faults.inject({ match: { path: /\/devices\/d-1\// }, kind: 'slow', delayMs: 500, times: 1 });
+				const step = stepAfter(200, setNow, 60 * MINUTE);
+				const events = await h.poll(parameters, staticData).finally(() => clearTimeout(step));
+				expect(of(events, 'locationUpdated')).toEqual(ids);
+			});
+		});
+
+		it('an hour back: the poll ends within Max Poll Time and sends nothing after it returns', async () => {
+			// On the wall clock, a read sent after the step had the request Timeout (30 s) rather than what
+			// was left of the budget, and the reads queued behind it went out after the poll had returned.
+			const setNow = fakeDateFrom(T0);
+			await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+				const staticData = await readyToPoll(h, setNow);
+				h.sandbox.faults.inject({ match: { path: /\/devices\/d-1\// }, kind: 'slow', delayMs: 300, times: 1 });
+				h.sandbox.faults.inject({ match: { path: /\/devices\/d-2\// }, kind: 'slow', delayMs: STALL_MS, times: 1 });
+				const step = stepAfter(100, setNow, -60 * MINUTE);
+				const started = performance.now();
+				const events = await h.poll(parameters, staticData).finally(() => clearTimeout(step));
+				expect(performance.now() - started).toBeLessThan(BUDGET_SECONDS * 1_000 + 1_000);
+				expect(of(events, 'locationUpdated')).toEqual(['d-1']);
+				// A second for what left at the deadline; then until well after d-2's stall would have ended.
+				await sleepMs(1_000);
+				const sentByThen = h.sandbox.requestLog.length;
+				await sleepMs(started + 300 + STALL_MS + 500 - performance.now());
+				expect(h.sandbox.requestLog.slice(sentByThen).map((entry) => entry.path)).toEqual([]);
+			});
+		}, 15_000);
 	});
 });

@@ -11,6 +11,7 @@ import {
 import { CREDENTIAL_TYPE, ENDPOINTS, TOKEN_PATH, type AnswerOf, type Endpoint, type EndpointName, type PathParam } from '../wire';
 import { unwrapEnvelope, usageCounters, type UsageCounters } from './envelope';
 import { describeFailure, describeHttpFailure, isTokenRefusal, namingIds, refusedWithFreshToken, toNodeApiError, type RequestFailure } from './errors';
+import { systemClock } from './clock';
 import { quotaForAccount, RequestPacer } from './pacer';
 import { redact } from './redact';
 import { isRetryable, MAX_RETRIES, retryDelayMs } from './retryPolicy';
@@ -37,8 +38,8 @@ export interface RequestOptions {
 	/** The input item the request serves, named in the error it may raise. */
 	itemIndex?: number;
 	/**
-	 * Epoch ms (a poll's time budget): no send, and no retry wait, past it, and no wait for an answer
-	 * (or for the token exchange it needs) beyond it; the last failure stands.
+	 * A moment on `systemClock` (a poll's time budget): no send, and no retry wait, past it, and no
+	 * wait for an answer (or for the token exchange it needs) beyond it; the last failure stands.
 	 */
 	deadline?: number;
 	/** Called as the request goes out (each attempt), after any wait for the pacer. */
@@ -101,7 +102,7 @@ export class TrackingApiClient {
 
 	static async create(context: RequestContext, options: ClientOptions): Promise<TrackingApiClient> {
 		const node = context.getNode();
-		const credentialReadAt = Date.now();
+		const credentialReadAt = systemClock.now();
 		const data = { ...(await context.getCredentials<ICredentialDataDecryptedObject>(CREDENTIAL_TYPE)) };
 		const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_SECONDS * 1000;
 		// A token fetched with another Base URL, user name or key is no token for these (and must
@@ -159,7 +160,7 @@ export class TrackingApiClient {
 		let previous: RequestFailure | undefined;
 		for (let attempt = 0; ; attempt++) {
 			const release = await this.pacer.acquire();
-			const remainingMs = deadline - Date.now();
+			const remainingMs = deadline - systemClock.now();
 			if (remainingMs <= 0) {
 				release();
 				return { ok: false, failure: { message: "The poll's time budget (Max Poll Time) ran out before this request was sent", outOfTime: true } };
@@ -207,7 +208,7 @@ export class TrackingApiClient {
 			}
 			if (attempt >= this.maxRetries || !isRetryable(failure, endpoint.read)) return { ok: false, failure };
 			const delay = retryDelayMs(attempt, failure.retryAfterMs, Math.random);
-			if (Date.now() + delay > deadline) return { ok: false, failure };
+			if (systemClock.now() + delay > deadline) return { ok: false, failure };
 			if (failure.status === 429 || failure.status === 503) {
 				// Only a Retry-After says over what span the quota was spent; a 429 without one (or with 0)
 				// is no measure of the accepted rate, and learning from it compounded with each such 429.

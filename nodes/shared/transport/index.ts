@@ -2,3 +2,4 @@ export { TrackingApiClient, ranOutOfTime, type ClientOptions, type PathParams, t
 export type { UsageCounters } from './envelope';
 export { requestToken, DEFAULT_TIMEOUT_SECONDS } from './token';
 export { MAX_RETRIES } from './retryPolicy';
+export { systemClock } from './clock';

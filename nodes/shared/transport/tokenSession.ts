@@ -1,6 +1,7 @@
 import { sleep, type ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { parseServiceTime } from '../validation';
+import { systemClock } from './clock';
 import { describeFailure, isTokenRefusal } from './errors';
 import { retryDelayMs } from './retryPolicy';
 import { credentialFingerprint } from './token';
@@ -43,7 +44,11 @@ const MAX_RENEWALS_PER_RUN = 5;
 /** The credential fields n8n fills from preAuthentication. */
 type StoredToken = Pick<ICredentialDataDecryptedObject, 'tokenExpires' | 'tokenFingerprint'> & { token: string };
 
-/** A token exchange under way, or done after `doneAt` with the token n8n stored (none if it failed). */
+/**
+ * A token exchange under way, or done at `doneAt` with the token n8n stored (none if it failed).
+ * `doneAt` is on `systemClock`: on the system clock, one set back during the exchange made it look
+ * done before the runs waiting for it had read the credential, and each fetched a token of its own.
+ */
 interface SharedExchange {
 	token: Promise<StoredToken | undefined>;
 	doneAt: number;
@@ -104,7 +109,7 @@ export class TokenSession {
 	/** Every token seen, to take out of error texts that quote the request back. */
 	private readonly seenTokens = new Set<string>();
 
-	/** `credentialReadAt`: when the run read `data` from n8n (epoch ms). */
+	/** `credentialReadAt`: when the run read `data` from n8n, on `systemClock` like every exchange's `doneAt`. */
 	constructor(
 		private readonly data: ICredentialDataDecryptedObject,
 		private readonly sendWithToken: SendWithToken,
@@ -204,7 +209,7 @@ export class TokenSession {
 			return await this.sendWithCredential(request);
 		} finally {
 			const { token, tokenExpires, tokenFingerprint } = this.data;
-			exchange.doneAt = Date.now();
+			exchange.doneAt = systemClock.now();
 			settle(typeof token === 'string' && token !== '' ? { token, tokenExpires, tokenFingerprint } : undefined);
 		}
 	}

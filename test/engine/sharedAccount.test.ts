@@ -126,3 +126,26 @@ describe('one account, many workflows', () => {
 		expect(cappedRun.error).toBeUndefined();
 	}, 120_000);
 });
+
+describe('Max Requests per Minute across a trigger and another workflow', () => {
+	// A sandbox, and so an account, of its own: nothing the tests above sent is in its window.
+	const ctx = useSandbox({ deviceCount: 40 });
+
+	it('counts only the requests a poll sent, not those its Max Poll Time refused', async () => {
+		const cap = { requestsPerMinute: 20 };
+		// One read at a time, the first stalling past the budget: the 39 queued behind it are refused.
+		ctx.sandbox.faults.inject({ match: { path: /\/lastLocation$/ }, kind: 'slow', delayMs: 5_000, times: 1 });
+		await ctx.engine.poll(latestFixParameters({ ...cap, maxConcurrency: 1, maxPollSeconds: 2 }), {}).catch(() => undefined);
+		const sent = ctx.sandbox.stats.requests - ctx.sandbox.stats.tokenCalls;
+		expect(sent).toBe(2);
+		// The listing and the stalled read are in the window; 18 more fit under the cap at once. The
+		// refused reads were counted as sent for a minute: this run then waited most of it.
+		const items = Array.from({ length: 18 }, (_, index) => ({ id: `device${String(index + 21).padStart(3, '0')}` }));
+		const started = performance.now();
+		const run = await ctx.engine.runNode({ ...lastLocation('x', cap), deviceId: fromItem('id') }, { items: items as IDataObject[] });
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(18);
+		expect(performance.now() - started).toBeLessThan(10_000);
+		expect(ctx.sandbox.stats.requests - ctx.sandbox.stats.tokenCalls).toBe(20);
+	}, 90_000);
+});

@@ -173,6 +173,26 @@ describe('one quota per account', () => {
 		expect(sentAt).toHaveLength(15);
 	});
 
+	it('frees at once the place of a request counted but not sent', async () => {
+		const clock = fakeClock();
+		const quota = new AccountQuota(clock);
+		const capped = () => new RequestPacer({ maxConcurrency: 4, requestsPerMinute: 3 }, clock, quota);
+		const sent = await Promise.all([capped().acquire(), capped().acquire()]);
+		const refused = await capped().acquire();
+		const admitted: string[] = [];
+		const first = capped().acquire().then(() => admitted.push('first'));
+		const second = capped().acquire().then(() => admitted.push('second'));
+		refused(false);
+		await first;
+		expect(clock.now()).toBe(0);
+		expect(admitted).toEqual(['first']);
+		// The window holds three again: the second waits for the oldest answer to leave it.
+		sent[0]();
+		await second;
+		expect(admitted).toEqual(['first', 'second']);
+		expect(clock.now()).toBe(60_000);
+	});
+
 	it('lets a run allowing fewer requests at once take its turn, not wait for a busier run to end', async () => {
 		const clock = fakeClock();
 		const quota = new AccountQuota(clock);

@@ -162,11 +162,11 @@ export class TrackingApiClient {
 			const release = await this.pacer.acquire();
 			const remainingMs = deadline - systemClock.now();
 			if (remainingMs <= 0) {
-				release();
+				release(false);
 				return { ok: false, failure: { message: "The poll's time budget (Max Poll Time) ran out before this request was sent", outOfTime: true } };
 			}
 			if (budget !== undefined && budget.remaining <= 0) {
-				release();
+				release(false);
 				return { ok: false, failure: previous ?? { message: 'Max Requests per Poll was spent before this request was sent', outOfTime: true } };
 			}
 			if (budget !== undefined) budget.remaining--;

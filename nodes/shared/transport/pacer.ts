@@ -92,8 +92,11 @@ export class RequestPacer implements SlotHolder {
 		this.requestsPerMinute = Math.floor(options.requestsPerMinute ?? 0);
 	}
 
-	/** Waits for a pause to end, the rate cap and a slot; returns the function that frees the slot. */
-	async acquire(): Promise<() => void> {
+	/**
+	 * Waits for a pause to end, the rate cap and a slot; returns the function that frees the slot,
+	 * told `false` when the request was not sent after all.
+	 */
+	async acquire(): Promise<(sent?: boolean) => void> {
 		const { pushback, window, slots } = this.quota;
 		// Each wait is awaited only when there is one (see Pushback.waitForPause).
 		let wait = pushback.waitForPause();
@@ -108,8 +111,9 @@ export class RequestPacer implements SlotHolder {
 		if (wait) await wait;
 		wait = pushback.waitForSpacing();
 		if (wait) await wait;
-		return () => {
-			window.answered();
+		return (sent = true) => {
+			if (sent) window.answered();
+			else window.notSent();
 			slots.free(this);
 		};
 	}

@@ -7,11 +7,18 @@ import { Queue } from './queue';
  */
 export const RATE_WINDOW_MS = 60_000;
 
+/** A request waiting for room under its run's Max Requests per Minute. */
+interface RoomWaiter {
+	cap: number;
+	admit: () => void;
+}
+
 /**
  * The account's requests of the last 60 s, whichever run sent them, for Max Requests per Minute.
  * Every request counts from when it is sent until 60 s after its answer came in: the service
  * counts it when it arrives, somewhere in between, so it never sees more than the cap in any
- * 60 s, whatever the network delays.
+ * 60 s, whatever the network delays. A request counted but then not sent (a poll's budget ran out)
+ * leaves the window at once.
  */
 export class RateWindow {
 	/** When the answers of the requests counted in the window came in, oldest first. */
@@ -20,7 +27,11 @@ export class RateWindow {
 	/** Requests counted in the window whose answers are not in yet. */
 	private unanswered = 0;
 
-	private readonly waitingForAnswers = new Queue<() => void>();
+	/** Requests waiting for room, oldest first; each run's cap is its own, so any of them may fit first. */
+	private waiting: RoomWaiter[] = [];
+
+	/** One timer for all the waiting requests, set for when the oldest answer leaves the window. */
+	private roomTimerSet = false;
 
 	/** The last request counted, answer in, or lookup of the account (`touch`). */
 	private lastUsedAt = -Infinity;
@@ -38,7 +49,14 @@ export class RateWindow {
 
 	/** Counts one request, waiting first while `cap` (0: none) is reached; nothing when there is room now. */
 	count(cap: number): Promise<void> | undefined {
-		return this.countIfRoom(cap) ? undefined : this.waitForRoom(cap);
+		if (this.hasRoom(cap, this.clock.now())) {
+			this.countOne();
+			return undefined;
+		}
+		return new Promise<void>((admit) => {
+			this.waiting.push({ cap, admit });
+			this.admitWaiting();
+		});
 	}
 
 	answered(): void {
@@ -46,28 +64,46 @@ export class RateWindow {
 		this.unanswered--;
 		this.answeredAt.push(now);
 		this.lastUsedAt = now;
-		this.waitingForAnswers.shift()?.();
+		// With the whole window under way, the first answer is when the wait for room can be known.
+		if (this.waiting.length > 0) this.admitWaiting();
 	}
 
-	private countIfRoom(cap: number): boolean {
-		const now = this.clock.now();
+	/** A request counted but not sent after all: its place is free at once. */
+	notSent(): void {
+		this.unanswered--;
+		if (this.waiting.length > 0) this.admitWaiting();
+	}
+
+	private hasRoom(cap: number, now: number): boolean {
 		while (this.answeredAt.length > 0 && this.answeredAt.peek()! <= now - RATE_WINDOW_MS) this.answeredAt.shift();
-		if (cap !== 0 && this.answeredAt.length + this.unanswered >= cap) return false;
-		this.unanswered++;
-		this.lastUsedAt = now;
-		return true;
+		return cap === 0 || this.answeredAt.length + this.unanswered < cap;
 	}
 
-	/** Called when countIfRoom found none: waits, then counts the request once there is room. */
-	private async waitForRoom(cap: number): Promise<void> {
-		do {
-			const oldest = this.answeredAt.peek();
-			if (oldest !== undefined) {
-				await this.clock.sleep(oldest + RATE_WINDOW_MS - this.clock.now());
+	private countOne(): void {
+		this.unanswered++;
+		this.lastUsedAt = this.clock.now();
+	}
+
+	/** Lets in the waiting requests there is room for now; the rest wait for the oldest answer to leave, or for a place freed. */
+	private admitWaiting(): void {
+		const now = this.clock.now();
+		const stillWaiting: RoomWaiter[] = [];
+		for (const waiter of this.waiting) {
+			if (this.hasRoom(waiter.cap, now)) {
+				this.countOne();
+				waiter.admit();
 			} else {
-				// Every counted request is still under way: room comes with the first answer.
-				await new Promise<void>((resolve) => this.waitingForAnswers.push(resolve));
+				stillWaiting.push(waiter);
 			}
-		} while (!this.countIfRoom(cap));
+		}
+		this.waiting = stillWaiting;
+		const oldest = this.answeredAt.peek();
+		// Without an answer in the window, every counted request is under way: answered() calls again.
+		if (this.waiting.length === 0 || this.roomTimerSet || oldest === undefined) return;
+		this.roomTimerSet = true;
+		void this.clock.sleep(oldest + RATE_WINDOW_MS - now).then(() => {
+			this.roomTimerSet = false;
+			this.admitWaiting();
+		});
 	}
 }

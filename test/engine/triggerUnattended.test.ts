@@ -500,4 +500,52 @@ describe('the poll\'s time budget (Max Poll Time)', () => {
 			});
 		}, 15_000);
 	});
+
+	// Time spent waiting for a token comes out of the poll's too: a request the poll no longer waits for is sent for nothing.
+	describe('waiting for a token near the end of Max Poll Time', () => {
+		const TOKEN = /\/Auth\/Token/;
+		const pathsAfter = (h: TriggerHarness, from: number) => h.sandbox.requestLog.slice(from).map((entry) => entry.path);
+
+		it('sends no second token exchange, nor the read it was for, after the poll returns', async () => {
+			// d-1 is answered 401 (its token revoked meanwhile) just before the budget ends; the exchange for a
+			// new token fails once, and the second, after a backoff of 250–500 ms, went out after the poll.
+			await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+				addScriptedDevice(h.sandbox, 'd-1');
+				addFix(h.sandbox, 'd-1', Date.now() - MINUTE);
+				const parameters = { events: ['locationUpdated'], ...SCRIPTED_DEVICES, requestSettings: { maxPollSeconds: 2 } };
+				const staticData: IDataObject = {};
+				await h.poll(parameters, staticData);
+				h.sandbox.faults.inject({ match: { path: /\/devices\/d-1\// }, kind: 'slow', delayMs: 1_850, times: 1 });
+				h.sandbox.faults.inject({ match: { path: TOKEN }, kind: 'status', status: 503, times: 1 });
+				const revoke = setTimeout(() => h.sandbox.revokeTokens(), 500);
+				await h.poll(parameters, staticData).catch(() => []).finally(() => clearTimeout(revoke));
+				const sentByReturn = h.sandbox.requestLog.length;
+				await sleepMs(1_000);
+				expect(pathsAfter(h, sentByReturn)).toEqual([]);
+			});
+		});
+
+		it("sends nothing after the poll returns when it waited for another workflow's token exchange", async () => {
+			await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+				addScriptedDevice(h.sandbox, 'd-1');
+				addFix(h.sandbox, 'd-1', Date.now() - MINUTE);
+				const polling = (maxPollSeconds: number) => ({ events: ['locationUpdated'], ...SCRIPTED_DEVICES, requestSettings: { maxPollSeconds } });
+				// One credential, no token stored: the 30 s poll's exchange takes 5 s; the 2 s poll waits for it.
+				h.sandbox.faults.inject({ match: { path: TOKEN }, kind: 'slow', delayMs: 5_000, times: 1 });
+				const long = h.engine.poll(polling(30), {});
+				await sleepMs(50);
+				const started = performance.now();
+				const error = await h.engine.poll(polling(2), {}).then(
+					() => undefined,
+					(thrown: Error) => thrown,
+				);
+				expect(performance.now() - started).toBeLessThan(3_000);
+				expect(error?.message).toMatch(/Max Poll Time \(2 s\)/);
+				const sentByReturn = h.sandbox.requestLog.length;
+				await long;
+				// The 30 s poll's listing and read, and nothing of the 2 s poll.
+				expect(pathsAfter(h, sentByReturn)).toEqual(['/api/devices', '/api/devices/d-1/lastLocation']);
+			});
+		}, 15_000);
+	});
 });

@@ -71,6 +71,13 @@ function stale({ token, tokenExpires }: ICredentialDataDecryptedObject): boolean
 	return !Number.isNaN(expires) && expires <= Date.now();
 }
 
+/** `request` with what is left of its Timeout after waiting for a token; it fails as timed out when nothing is left. */
+function inTime(request: OutgoingRequest, sendBy: number): OutgoingRequest {
+	const timeoutMs = sendBy - systemClock.now();
+	if (timeoutMs <= 0) throw Object.assign(new Error('No token came within the Timeout of the request waiting for it'), { code: 'ETIMEDOUT' });
+	return { ...request, timeoutMs };
+}
+
 /** The token exchange failed, so the request it was made for was never sent. */
 export class TokenExchangeFailure extends Error {
 	constructor(readonly reason: unknown) {
@@ -157,18 +164,23 @@ export class TokenSession {
 	 * fails the rest at once.
 	 */
 	async send(request: OutgoingRequest) {
+		// Time spent waiting for a token comes out of the request's Timeout: a poll's ends with its Max
+		// Poll Time, and a request sent after the poll returned is sent for nothing.
+		const sendBy = systemClock.now() + request.timeoutMs;
+		let waited = false;
 		while (stale(this.data)) {
 			const fatal = this.tokenRefusal ?? this.tokenOutage;
 			if (fatal !== undefined) throw new TokenExchangeFailure(fatal);
-			if (this.tokenFetch === undefined) return await this.sendAlone(request);
+			if (this.tokenFetch === undefined) return await this.sendAlone(request, sendBy);
 			await this.tokenFetch;
+			waited = true;
 		}
-		return await this.sendWithCredential(request);
+		return await this.sendWithCredential(waited ? inTime(request, sendBy) : request);
 	}
 
-	private async sendAlone(request: OutgoingRequest) {
+	private async sendAlone(request: OutgoingRequest, sendBy: number) {
 		this.data.token = '';
-		const solo = this.sendAfterBackoff(request);
+		const solo = this.sendAfterBackoff(request, sendBy);
 		this.tokenFetch = solo.then(
 			() => undefined,
 			(error) => this.noteExchangeFailure(error),
@@ -188,7 +200,7 @@ export class TokenSession {
 	 * another run of this process fetched, or is fetching, with the same values is taken instead of
 	 * a new one, unless this run has already had it (then it was refused, or has expired).
 	 */
-	private async sendAfterBackoff(request: OutgoingRequest) {
+	private async sendAfterBackoff(request: OutgoingRequest, sendBy: number) {
 		if (this.exchangeFailures > 0) await sleep(retryDelayMs(0, undefined, Math.random));
 		const key = credentialFingerprint(this.data);
 		// No await between finding no exchange to share and starting one: two runs would start two.
@@ -198,15 +210,16 @@ export class TokenSession {
 				Object.assign(this.data, shared);
 				this.tokenGeneration++;
 				this.noteToken(shared.token);
-				return await this.sendWithCredential(request);
+				return await this.sendWithCredential(inTime(request, sendBy));
 			}
 			if (newestExchanges.get(key) === newest) break;
 		}
+		const leftInTime = inTime(request, sendBy);
 		let settle: (token: StoredToken | undefined) => void = () => undefined;
 		const exchange: SharedExchange = { token: new Promise((resolve) => (settle = resolve)), doneAt: Infinity };
 		newestExchanges.set(key, exchange);
 		try {
-			return await this.sendWithCredential(request);
+			return await this.sendWithCredential(leftInTime);
 		} finally {
 			const { token, tokenExpires, tokenFingerprint } = this.data;
 			exchange.doneAt = systemClock.now();

@@ -10,7 +10,7 @@ import {
 } from 'n8n-workflow';
 
 import * as listSearch from '../shared/listSearch';
-import { ranOutOfTime, systemClock, TrackingApiClient, type RequestBudget } from '../shared/transport';
+import { ranOutOfTime, systemClock, TrackingApiClient } from '../shared/transport';
 import { declare, failureOf } from '../shared/transport/failure';
 import { advance, type ReadOutcome } from './detection/advance';
 import { alertsTimeZone } from './detection/needs';
@@ -94,7 +94,7 @@ async function poll(context: IPollFunctions): Promise<INodeExecutionData[][] | n
 	const result = advance(previous, devices, plan, outcomes, settings.detection, now, unanswered);
 	// Saved before anything is thrown: n8n's legacy poller keeps it, and the round robin moves on.
 	staticData.state = result.state as unknown as IDataObject;
-	const fatal = pollFailure(plan, outcomes, result.failures, settings.maxPollMs, limits.budget);
+	const fatal = pollFailure(plan, outcomes, result.failures, settings.maxPollMs);
 	if (fatal) throw fatal;
 	const logger = context.logger;
 	for (const { deviceId, error } of result.failures) {
@@ -102,7 +102,7 @@ async function poll(context: IPollFunctions): Promise<INodeExecutionData[][] | n
 	}
 	if (outcomes.size < plan.reads.length) {
 		logger.warn(
-			`Satellite Tracking Trigger: ${outcomes.size} of ${plan.reads.length} device reads ended within Max Poll Time (${settings.maxPollMs / 1000} s) and Max Requests per Poll; the next poll goes on with the rest`,
+			`Satellite Tracking Trigger: ${outcomes.size} of ${plan.reads.length} device reads ended within Max Poll Time (${settings.maxPollMs / 1000} s); the next poll goes on with the rest`,
 		);
 	}
 	if (result.unreadable > 0) {
@@ -122,14 +122,12 @@ function pollFailure(
 	outcomes: Map<string, ReadOutcome>,
 	failures: Array<{ error: unknown }>,
 	maxPollMs: number,
-	budget?: RequestBudget,
 ): unknown {
 	if (plan.reads.length === 0 || [...outcomes.values()].some((outcome) => outcome.ok)) return undefined;
 	const accountWide = failures.find(({ error }) => ['rate-limited', 'credential-invalid'].includes(failureOf(error)?.cause ?? ''));
 	if (accountWide) return accountWide.error;
 	if (plan.complete && failures.length === plan.reads.length) return failures[0].error;
-	// Max Requests per Poll left no call for a read (a new token took one): the next poll reads it.
-	if (outcomes.size > 0 || budget?.refusedOne === true) return undefined;
+	if (outcomes.size > 0) return undefined;
 	return outOfTime(`No device read ended within Max Poll Time (${maxPollMs / 1000} s)`);
 }
 
@@ -159,7 +157,7 @@ async function sample(
 	);
 	const { outcomes } = await readFixes(client, plan.reads, limits);
 	const failures = [...outcomes.values()].flatMap((outcome) => (outcome.ok ? [] : [{ error: outcome.error }]));
-	const fatal = pollFailure({ ...plan, complete: true }, outcomes, failures, settings.maxPollMs, limits.budget);
+	const fatal = pollFailure({ ...plan, complete: true }, outcomes, failures, settings.maxPollMs);
 	if (fatal) throw fatal;
 	// Samples that agree with themselves came with version 2, with the label (output.ts).
 	const events = sampleEvents(devices.filter((device) => outcomes.get(device.id)?.ok), outcomes, settings.detection, now, shape.labelled);

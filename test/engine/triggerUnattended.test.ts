@@ -358,31 +358,6 @@ describe('the poll\'s time budget (Max Poll Time)', () => {
 		});
 	});
 
-	it.each([
-		['its token revoked', 'revoke'],
-		['the clock stepped two hours on, past the token\'s life', 'step'],
-	])('a read refused with 401 (%s) and no call left in Max Requests per Poll for a new token: cut short, not a credential failure', async (_, how) => {
-		// The 401 stood as the read's outcome: the poll failed as "credential-invalid" though no new token had been tried.
-		const setNow = fakeDateFrom(T0);
-		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
-			addScriptedDevice(h.sandbox, 'd-1');
-			addFix(h.sandbox, 'd-1', T0 - MINUTE);
-			const parameters = { events: ['locationUpdated'], ...SCRIPTED_DEVICES, requestSettings: { maxRequestsPerPoll: 2 } };
-			const staticData: IDataObject = {};
-			await h.poll(parameters, staticData);
-			const fix = addFix(h.sandbox, 'd-1', T0 + MINUTE, 2);
-			setNow(T0 + 5 * MINUTE);
-			h.sandbox.faults.inject({ match: { path: /\/devices\/d-1\// }, kind: 'slow', delayMs: 400, times: 1 });
-			const spoil = setTimeout(() => (how === 'revoke' ? h.sandbox.revokeTokens() : setNow(Date.now() + 120 * MINUTE)), 150);
-			const cutShort = await h.poll(parameters, staticData).finally(() => clearTimeout(spoil));
-			expect(cutShort).toEqual([]);
-			expect(triggerState(staticData)).not.toHaveProperty('retry');
-			// A new token (a revoked one is found by the next listing, which then spends the budget) and d-1 in its turn, once.
-			const next = [...(await h.poll(parameters, staticData)), ...(await h.poll(parameters, staticData))];
-			expect(fixesOf(next)).toEqual([`d-1@${fix.dateTime}`]);
-		});
-	});
-
 	it.each(['latestFix', 'everyFix'])('goes on past a device the service never answers within Max Poll Time (%s)', async (readMode) => {
 		// At one request at a time, the round robin waited on that device first in every poll, ran out
 		// of time there and started with it again: the other devices were never read.

@@ -53,8 +53,6 @@ export interface RequestOptions {
 
 export interface RequestBudget {
 	remaining: number;
-	/** Set once a request was not sent because none remained. */
-	refusedOne?: boolean;
 }
 
 type Exchange = { answer: unknown } | { failure: RequestFailure; tokenUsed: TokenGeneration };
@@ -168,7 +166,6 @@ export class TrackingApiClient {
 				return { ok: false, failure: { message: "The poll's time budget (Max Poll Time) ran out before this request was sent", outOfTime: true } };
 			}
 			if (budget !== undefined && budget.remaining <= 0) {
-				budget.refusedOne = true;
 				release(false);
 				return { ok: false, failure: previous ?? { message: 'Max Requests per Poll was spent before this request was sent', outOfTime: true } };
 			}
@@ -206,9 +203,6 @@ export class TrackingApiClient {
 			}
 			if (failure.status === 401 && !isTokenRefusal(failure)) {
 				if (!this.tokens.renewAfterRefusal(exchange.tokenUsed)) return { ok: false, failure: refusedWithFreshToken(failure) };
-				// Not this request's outcome until a new token is refused too: a budget spent before the
-				// resend cuts the request short, it does not fail the credential.
-				previous = undefined;
 				attempt--;
 				continue;
 			}

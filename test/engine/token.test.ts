@@ -242,3 +242,30 @@ describe('a token belongs to the values it was fetched with', () => {
 		expect(test).toEqual({ status: 'Error', message: expected });
 	});
 });
+
+// Only a poll's deadline bounds the wait for another run's exchange (helper-38): counting it against
+// an action's Timeout failed every item of a run whose Timeout was shorter than that exchange.
+describe("waiting for another run's token exchange, in an action node", () => {
+	const ctx = useSandbox();
+	const realWait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+	it('makes its own exchange once the other one timed out, instead of failing every item', async () => {
+		ctx.sandbox.faults.inject({ match: { path: TOKEN_PATH }, kind: 'slow', delayMs: 5_000, times: 1 });
+		const other = ctx.engine.runNode({ ...getDevice, requestSettings: { timeoutSeconds: 2 } }, { items: items(1), continueOnFail: true });
+		await realWait(200);
+		const run = await ctx.engine.runNode({ ...getDevice, requestSettings: { timeoutSeconds: 1 } }, { items: items(5), continueOnFail: true });
+		await other;
+		expect(jsonOf(run.items).map((item) => item.error)).toEqual(Array(5).fill(undefined));
+	}, 20_000);
+
+	it('sends a write once the slow exchange it waited for is done', async () => {
+		ctx.sandbox.faults.inject({ match: { path: TOKEN_PATH }, kind: 'slow', delayMs: 2_000, times: 1 });
+		ctx.engine.setCredential({ baseUrl: ctx.sandbox.url, userName: DEMO_USER_NAME, apiKey: DEMO_API_KEY });
+		const other = ctx.engine.runNode({ ...getDevice, requestSettings: { timeoutSeconds: 10 } }, { continueOnFail: true });
+		await realWait(200);
+		const run = await ctx.engine.runNode({ resource: 'group', operation: 'create', name: 'G', requestSettings: { timeoutSeconds: 1 } }, { items: [{}, {}], continueOnFail: true });
+		await other;
+		expect(jsonOf(run.items).map((item) => item.error)).toEqual([undefined, undefined]);
+		expect(ctx.sandbox.stats.byRoute['POST /api/groups']).toBe(2);
+	}, 20_000);
+});

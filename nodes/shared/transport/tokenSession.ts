@@ -18,6 +18,8 @@ export interface OutgoingRequest {
 	url: string;
 	body?: object;
 	timeoutMs: number;
+	/** A poll's deadline (on `systemClock`): waits for a token end there, and nothing is sent after it. */
+	sendBy?: number;
 }
 
 type SendWithToken = (request: OutgoingRequest) => Promise<FullResponse>;
@@ -71,11 +73,21 @@ function stale({ token, tokenExpires }: ICredentialDataDecryptedObject): boolean
 	return !Number.isNaN(expires) && expires <= Date.now();
 }
 
-/** `request` with what is left of its Timeout after waiting for a token; it fails as timed out when nothing is left. */
-function inTime(request: OutgoingRequest, sendBy: number): OutgoingRequest {
-	const timeoutMs = sendBy - systemClock.now();
-	if (timeoutMs <= 0) throw Object.assign(new Error('No token came within the Timeout of the request waiting for it'), { code: 'ETIMEDOUT' });
-	return { ...request, timeoutMs };
+/** A poll's deadline passed while its request waited for a token: not sent, and no sign the token endpoint is down. */
+class NoTimeLeftForToken extends Error {
+	readonly code = 'ETIMEDOUT';
+
+	constructor() {
+		super("No token came within what was left of the poll's time budget");
+	}
+}
+
+/** `request` with its Timeout cut to what is left before its `sendBy`, after waiting for a token. */
+function inTime(request: OutgoingRequest): OutgoingRequest {
+	if (request.sendBy === undefined) return request;
+	const left = request.sendBy - systemClock.now();
+	if (left <= 0) throw new NoTimeLeftForToken();
+	return left < request.timeoutMs ? { ...request, timeoutMs: left } : request;
 }
 
 /** The token exchange failed, so the request it was made for was never sent. */
@@ -164,23 +176,20 @@ export class TokenSession {
 	 * fails the rest at once.
 	 */
 	async send(request: OutgoingRequest) {
-		// Time spent waiting for a token comes out of the request's Timeout: a poll's ends with its Max
-		// Poll Time, and a request sent after the poll returned is sent for nothing.
-		const sendBy = systemClock.now() + request.timeoutMs;
 		let waited = false;
 		while (stale(this.data)) {
 			const fatal = this.tokenRefusal ?? this.tokenOutage;
 			if (fatal !== undefined) throw new TokenExchangeFailure(fatal);
-			if (this.tokenFetch === undefined) return await this.sendAlone(request, sendBy);
+			if (this.tokenFetch === undefined) return await this.sendAlone(request);
 			await this.tokenFetch;
 			waited = true;
 		}
-		return await this.sendWithCredential(waited ? inTime(request, sendBy) : request);
+		return await this.sendWithCredential(waited ? inTime(request) : request);
 	}
 
-	private async sendAlone(request: OutgoingRequest, sendBy: number) {
+	private async sendAlone(request: OutgoingRequest) {
 		this.data.token = '';
-		const solo = this.sendAfterBackoff(request, sendBy);
+		const solo = this.sendAfterBackoff(request);
 		this.tokenFetch = solo.then(
 			() => undefined,
 			(error) => this.noteExchangeFailure(error),
@@ -200,7 +209,7 @@ export class TokenSession {
 	 * another run of this process fetched, or is fetching, with the same values is taken instead of
 	 * a new one, unless this run has already had it (then it was refused, or has expired).
 	 */
-	private async sendAfterBackoff(request: OutgoingRequest, sendBy: number) {
+	private async sendAfterBackoff(request: OutgoingRequest) {
 		if (this.exchangeFailures > 0) await sleep(retryDelayMs(0, undefined, Math.random));
 		const key = credentialFingerprint(this.data);
 		// No await between finding no exchange to share and starting one: two runs would start two.
@@ -210,11 +219,11 @@ export class TokenSession {
 				Object.assign(this.data, shared);
 				this.tokenGeneration++;
 				this.noteToken(shared.token);
-				return await this.sendWithCredential(inTime(request, sendBy));
+				return await this.sendWithCredential(inTime(request));
 			}
 			if (newestExchanges.get(key) === newest) break;
 		}
-		const leftInTime = inTime(request, sendBy);
+		const leftInTime = inTime(request);
 		let settle: (token: StoredToken | undefined) => void = () => undefined;
 		const exchange: SharedExchange = { token: new Promise((resolve) => (settle = resolve)), doneAt: Infinity };
 		newestExchanges.set(key, exchange);
@@ -228,7 +237,7 @@ export class TokenSession {
 	}
 
 	private noteExchangeFailure(error: unknown): void {
-		if (this.data.token !== '') return;
+		if (this.data.token !== '' || error instanceof NoTimeLeftForToken) return;
 		const failure = describeFailure(error);
 		if (isTokenRefusal(failure)) {
 			this.tokenRefusal = error;

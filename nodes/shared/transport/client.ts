@@ -176,7 +176,7 @@ export class TrackingApiClient {
 			let exchange: Exchange;
 			try {
 				onSent?.();
-				exchange = await this.exchange({ method: endpoint.method, url, body, timeoutMs, sendBy: Number.isFinite(deadline) ? deadline : undefined });
+				exchange = await this.exchange({ method: endpoint.method, url, body, timeoutMs, sendBy: deadline });
 			} finally {
 				release();
 			}

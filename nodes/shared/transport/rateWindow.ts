@@ -49,8 +49,9 @@ export class RateWindow {
 
 	/** Counts one request, waiting first while `cap` (0: none) is reached; nothing when there is room now. */
 	count(cap: number): Promise<void> | undefined {
-		if (this.hasRoom(cap, this.clock.now())) {
-			this.countOne();
+		const now = this.clock.now();
+		if (this.hasRoom(cap, now)) {
+			this.countOne(now);
 			return undefined;
 		}
 		return new Promise<void>((admit) => {
@@ -79,9 +80,9 @@ export class RateWindow {
 		return cap === 0 || this.answeredAt.length + this.unanswered < cap;
 	}
 
-	private countOne(): void {
+	private countOne(now: number): void {
 		this.unanswered++;
-		this.lastUsedAt = this.clock.now();
+		this.lastUsedAt = now;
 	}
 
 	/** Lets in the waiting requests there is room for now; the rest wait for the oldest answer to leave, or for a place freed. */
@@ -90,7 +91,7 @@ export class RateWindow {
 		const stillWaiting: RoomWaiter[] = [];
 		for (const waiter of this.waiting) {
 			if (this.hasRoom(waiter.cap, now)) {
-				this.countOne();
+				this.countOne(now);
 				waiter.admit();
 			} else {
 				stillWaiting.push(waiter);

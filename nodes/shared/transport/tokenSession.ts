@@ -18,8 +18,8 @@ export interface OutgoingRequest {
 	url: string;
 	body?: object;
 	timeoutMs: number;
-	/** A poll's deadline (on `systemClock`): waits for a token end there, and nothing is sent after it. */
-	sendBy?: number;
+	/** A poll's deadline on `systemClock` (Infinity outside a poll): waits for a token end there, and nothing is sent after it. */
+	sendBy: number;
 }
 
 type SendWithToken = (request: OutgoingRequest) => Promise<FullResponse>;
@@ -84,7 +84,6 @@ class NoTimeLeftForToken extends Error {
 
 /** `request` with its Timeout cut to what is left before its `sendBy`, after waiting for a token. */
 function inTime(request: OutgoingRequest): OutgoingRequest {
-	if (request.sendBy === undefined) return request;
 	const left = request.sendBy - systemClock.now();
 	if (left <= 0) throw new NoTimeLeftForToken();
 	return left < request.timeoutMs ? { ...request, timeoutMs: left } : request;

@@ -42,18 +42,18 @@ export function tail(text: string, lines = 40): string {
 
 const usedPorts = new Set<number>();
 
+/**
+ * Ports handed out lie below Linux's ephemeral range (32768–60999 by default). A port the kernel gave a
+ * listen(0) and took back could go to any process's next outgoing connection before the child bound it:
+ * a queue-mode worker failed to start with "Port 43691 is already in use" beside the other CI lanes.
+ */
+const PORT_RANGE = { from: 20_000, to: 32_767 };
+
 /** A free TCP port on 127.0.0.1, never the same twice in this process (lanes get distinct ports). */
 export async function freePort(): Promise<number> {
 	for (;;) {
-		const port = await new Promise<number>((resolve, reject) => {
-			const server = net.createServer();
-			server.once('error', reject);
-			server.listen(0, '127.0.0.1', () => {
-				const address = server.address();
-				server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-			});
-		});
-		if (port && !usedPorts.has(port)) {
+		const port = PORT_RANGE.from + Math.floor(Math.random() * (PORT_RANGE.to - PORT_RANGE.from + 1));
+		if (!usedPorts.has(port) && !(await portInUse(port))) {
 			usedPorts.add(port);
 			return port;
 		}

@@ -81,10 +81,12 @@ export async function readFixes(client: TrackingApiClient, reads: FixRead[], lim
 		deadline,
 	);
 	// In plan order, whatever order the answers came in: the output and the retry list depend on it.
-	return {
-		outcomes: new Map(reads.flatMap((read) => (outcomes.has(read.deviceId) ? [[read.deviceId, outcomes.get(read.deviceId)!]] : []))),
-		unanswered: new Set([...sent].filter((deviceId) => !outcomes.has(deviceId))),
-	};
+	const inPlanOrder = new Map<string, ReadOutcome>();
+	for (const { deviceId } of reads) {
+		const outcome = outcomes.get(deviceId);
+		if (outcome) inPlanOrder.set(deviceId, outcome);
+	}
+	return { outcomes: inPlanOrder, unanswered: new Set([...sent].filter((deviceId) => !outcomes.has(deviceId))) };
 }
 
 /**

@@ -46,6 +46,19 @@ export interface DevicePoll {
 	notifications?: DayCounts[];
 }
 
+/**
+ * `value`, and everything it holds, frozen: detection must not change the state it is given
+ * (readState hands it the stored state, not a copy), and a test that passes it a frozen one fails
+ * with a TypeError where it would.
+ */
+export function frozen<T>(value: T): T {
+	if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+		for (const inner of Object.values(value)) frozen(inner);
+		Object.freeze(value);
+	}
+	return value;
+}
+
 /** Polls in sequence, carrying the state from one to the next; the first is a baseline unless `start` is given. */
 export function pollDevice(
 	device: DeviceInfo,
@@ -56,7 +69,7 @@ export function pollDevice(
 	let state = start;
 	const events: TriggerEvent[][] = [];
 	for (const poll of polls) {
-		const result = detectDeviceEvents(state, poll.device ?? device, poll.fixes, settings, poll.now, poll.notifications);
+		const result = detectDeviceEvents(frozen(state), poll.device ?? device, poll.fixes, settings, poll.now, poll.notifications);
 		state = result.state;
 		events.push(result.events);
 	}

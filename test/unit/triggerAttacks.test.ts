@@ -11,7 +11,7 @@ import { emptyState } from '../../nodes/SatelliteTrackingTrigger/detection/state
 import type { ThresholdRule } from '../../nodes/SatelliteTrackingTrigger/detection/detectors/valueCrossed';
 import type { DetectionSettings, DeviceInfo, EventKind, TriggerState } from '../../nodes/SatelliteTrackingTrigger/detection/types';
 import type { Location } from '../../nodes/shared/wire';
-import { detectionSettings, pollDevice } from '../support/trigger';
+import { detectionSettings, frozen, pollDevice } from '../support/trigger';
 
 const T0 = Date.parse('2026-03-01T22:00:00Z');
 const at = (minute: number) => new Date(T0 + minute * 60_000);
@@ -116,7 +116,7 @@ describe('a device the first poll listed but could not read', () => {
 		const poll = (devices: DeviceInfo[], minute: number, budget: number) => {
 			const plan = planReads(devices.map((device) => device.id), state, 'latestFix', budget, at(minute));
 			const outcomes = new Map(devices.map((device): [string, ReadOutcome] => [device.id, { ok: true, fixes: [fix(0)] }]));
-			const result = advance(state, devices, plan, outcomes, detection, at(minute));
+			const result = advance(frozen(state), devices, plan, outcomes, detection, at(minute));
 			state = result.state;
 			return result.events.map((event) => `${event.event}|${event.deviceId}`);
 		};

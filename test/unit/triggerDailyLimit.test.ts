@@ -7,7 +7,7 @@ import { emptyState } from '../../nodes/SatelliteTrackingTrigger/detection/state
 import type { DayCounts, DetectionSettings, DeviceInfo, DeviceState, TriggerState } from '../../nodes/SatelliteTrackingTrigger/detection/types';
 import type { Location } from '../../nodes/shared/wire';
 import { dayRange } from '../../nodes/shared/zonedDay';
-import { detectionSettings, pollDevice } from '../support/trigger';
+import { detectionSettings, frozen, pollDevice } from '../support/trigger';
 
 const NOW = new Date('2026-03-10T12:00:00Z');
 const DAY = '2026-03-10';
@@ -160,7 +160,7 @@ describe('dailyLimitNear across polls (advance)', () => {
 					{ ok: true, fixes: [lastFix], notifications: read.days!.map(({ day }) => counted(day, email.get(read.deviceId)!)) },
 				]),
 			);
-			const result = advance(state, devices, plan, outcomes, settings(), NOW);
+			const result = advance(frozen(state), devices, plan, outcomes, settings(), NOW);
 			reported.push(...result.events.map((event) => `${event.deviceId} ${event.threshold}`));
 			state = result.state;
 		}

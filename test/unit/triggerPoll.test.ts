@@ -6,7 +6,7 @@ import { emptyState, readState } from '../../nodes/SatelliteTrackingTrigger/dete
 import type { DetectionSettings, TriggerState } from '../../nodes/SatelliteTrackingTrigger/detection/types';
 import type { Device, Location } from '../../nodes/shared/wire';
 import { circleGeofence } from '../../nodes/shared/geo/geofence';
-import { detectionSettings } from '../support/trigger';
+import { detectionSettings, frozen } from '../support/trigger';
 
 const now = new Date('2026-03-01T12:00:00Z');
 const iso = (minute: number) => new Date(now.getTime() + minute * 60_000).toISOString();
@@ -38,11 +38,14 @@ describe('readState', () => {
 		expect(readState({ version: 99, devices: {} })).toEqual(emptyState());
 		expect(readState({ version: 1, devices: [] })).toEqual(emptyState());
 	});
-	it('returns a plain copy of stored state', () => {
-		const stored = { version: 1, devices: { a: { fix: { at: iso(0), lat: 1, lon: 2 } } }, cursor: 'a' };
+	it('returns the stored state itself, which advance reads without changing it', () => {
+		const stored = frozen({ version: 1, devices: { a: { fix: { at: iso(0), lat: 1, lon: 2 } }, gone: { since: iso(0) } }, cursor: 'a', retry: ['a'] });
 		const state = readState(stored);
-		expect(state).toEqual(stored);
-		expect(state.devices.a).not.toBe(stored.devices.a);
+		expect(state).toBe(stored);
+		const result = advance(state, devices.slice(0, 1).map((d) => ({ ...d, id: 'a' })), planOf([last('a')]), new Map([['a', { ok: true, fixes: [fix(1, 1)] }]]), settings, now);
+		expect(result.state.devices.a.fix).toEqual({ at: iso(1), lat: 0.01, lon: 1 });
+		expect(result.state.devices.gone).toEqual({ since: iso(0), absentSince: now.toISOString() });
+		expect(stored.devices.a.fix.at).toBe(iso(0));
 	});
 });
 
@@ -134,13 +137,13 @@ describe('advance', () => {
 			['d02', ok(fix(1, 1))],
 			['d03', ok(fix(0))],
 		]);
-		const second = advance(first.state, devices, plan, outcomes, settings, now);
+		const second = advance(frozen(first.state), devices, plan, outcomes, settings, now);
 		expect(second.events.map((e) => e.deviceId)).toEqual(['d00', 'd02']);
 		expect(second.failures).toEqual([{ deviceId: 'd01', error: new Error('boom') }]);
 		expect(second.state.retry).toEqual(['d01']);
 		expect(second.state.devices.d01).toEqual(first.state.devices.d01);
 		const retried = new Map(outcomes).set('d01', ok(fix(1, 1)));
-		const third = advance(second.state, devices, plan, retried, settings, now);
+		const third = advance(frozen(second.state), devices, plan, retried, settings, now);
 		expect(third.events.map((e) => e.deviceId)).toEqual(['d01']);
 		expect(third.state.retry).toBeUndefined();
 	});
@@ -153,7 +156,7 @@ describe('advance', () => {
 		};
 		const listed = devices.slice(0, 2);
 		const readD00 = (state: TriggerState, at: Date) =>
-			advance(state, listed, planOf([last('d00')], ['d00']), new Map([['d00', ok(fix(0))]]), settings, at);
+			advance(frozen(state), listed, planOf([last('d00')], ['d00']), new Map([['d00', ok(fix(0))]]), settings, at);
 		const result = readD00(stored, now);
 		expect(Object.keys(result.state.devices)).toEqual(['d00', 'd01', 'gone']);
 		expect(result.state.devices.d01).toEqual({ since: iso(0) });
@@ -169,14 +172,14 @@ describe('advance', () => {
 	it('reads a device that was left out of a listing on from its newest fix seen when it is listed again', () => {
 		const plan = planOf([{ deviceId: 'd00', kind: 'range' as const, from: iso(0), to: iso(30) }]);
 		const first = advance(emptyState(), devices.slice(0, 1), planOf([last('d00')]), new Map([['d00', ok(fix(0))]]), settings, now);
-		const missing = advance(first.state, [], planOf([]), new Map(), settings, new Date(now.getTime() + 10 * 60_000));
+		const missing = advance(frozen(first.state), [], planOf([]), new Map(), settings, new Date(now.getTime() + 10 * 60_000));
 		expect(missing.events).toEqual([]);
 		expect(missing.state.devices.d00).toMatchObject({ fix: first.state.devices.d00.fix, absentSince: iso(10) });
-		const back = advance(missing.state, devices.slice(0, 1), plan, new Map([['d00', ok(fix(0), fix(12, 1), fix(15, 2), fix(20, 3))]]), settings, new Date(now.getTime() + 30 * 60_000));
+		const back = advance(frozen(missing.state), devices.slice(0, 1), plan, new Map([['d00', ok(fix(0), fix(12, 1), fix(15, 2), fix(20, 3))]]), settings, new Date(now.getTime() + 30 * 60_000));
 		expect(back.events.map((e) => e.location?.dateTime)).toEqual([iso(12), iso(15), iso(20)]);
 		expect(back.state.devices.d00).not.toHaveProperty('absentSince');
 		// A device the listing left out and that was not read since its return is no longer marked absent either.
-		const unread = advance(missing.state, devices.slice(0, 1), planOf([]), new Map(), settings, now);
+		const unread = advance(frozen(missing.state), devices.slice(0, 1), planOf([]), new Map(), settings, now);
 		expect(unread.state.devices.d00).toEqual(first.state.devices.d00);
 	});
 

@@ -19,6 +19,7 @@ import type {
 } from '../../nodes/SatelliteTrackingTrigger/detection/types';
 import type { ThresholdRule } from '../../nodes/SatelliteTrackingTrigger/detection/detectors/valueCrossed';
 import type { Location } from '../../nodes/shared/wire';
+import { frozen } from '../support/trigger';
 
 const T0 = Date.parse('2026-03-01T22:00:00Z');
 const minutes = (n: number) => new Date(T0 + n * 60_000);
@@ -47,7 +48,7 @@ function run(polls: Array<{ fixes: Location[]; at: number }>, options: Detection
 	let state = start;
 	const events: TriggerEvent[][] = [];
 	for (const poll of polls) {
-		const result = detectDeviceEvents(state, truck, poll.fixes, options, minutes(poll.at));
+		const result = detectDeviceEvents(frozen(state), truck, poll.fixes, options, minutes(poll.at));
 		state = JSON.parse(JSON.stringify(result.state)) as DeviceState;
 		events.push(result.events);
 	}
@@ -252,7 +253,7 @@ describe('devices that appear after the first poll', () => {
 	const poll = (state: TriggerState, devices: DeviceInfo[], fixes: Record<string, Location[]>, maxReads = Infinity) => {
 		const plan = planReads(devices.map((d) => d.id), state, 'latestFix', maxReads, now);
 		const outcomes = new Map<string, ReadOutcome>(plan.reads.map((read) => [read.deviceId, { ok: true, fixes: fixes[read.deviceId] ?? [] }]));
-		return advance(state, devices, plan, outcomes, everything, now);
+		return advance(frozen(state), devices, plan, outcomes, everything, now);
 	};
 	const names = (events: TriggerEvent[]) => events.map((e) => `${e.event}|${e.deviceId}`);
 	const expiring = iso(3 * 24 * 60);

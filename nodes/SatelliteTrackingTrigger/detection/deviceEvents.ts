@@ -54,7 +54,7 @@ export function detectDeviceEvents(
 	for (const { detector, events: reported } of DETECTORS) {
 		if (!reported.some((kind) => settings.events.includes(kind))) continue;
 		const detection = detector.detect(observation, known, settings);
-		events.push(...detection.events.filter((event) => settings.events.includes(event.event)));
+		for (const event of detection.events) if (settings.events.includes(event.event)) events.push(event);
 		Object.assign(state, detection.state);
 	}
 	const report = previous !== undefined || settings.emitCurrentState;
@@ -62,6 +62,7 @@ export function detectDeviceEvents(
 }
 
 function inOrder(events: TriggerEvent[], now: Date): TriggerEvent[] {
+	if (events.length < 2) return events;
 	const time = (event: TriggerEvent) => (event.location ? fixTime(event.location) : now.getTime());
 	return events
 		.map((event, index) => ({ event, index }))
@@ -74,6 +75,12 @@ function inOrder(events: TriggerEvent[], now: Date): TriggerEvent[] {
 		.map(({ event }) => event);
 }
 
+/** A copy without the fields left undefined, so that the JSON kept for thousands of devices stays small. */
 function withoutEmptyFields(state: DeviceState): DeviceState {
-	return Object.fromEntries(Object.entries(state).filter(([, value]) => value !== undefined)) as DeviceState;
+	const kept: Record<string, unknown> = {};
+	for (const field in state) {
+		const value = state[field as keyof DeviceState];
+		if (value !== undefined) kept[field] = value;
+	}
+	return kept as DeviceState;
 }

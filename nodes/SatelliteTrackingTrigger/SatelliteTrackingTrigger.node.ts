@@ -94,7 +94,7 @@ async function poll(context: IPollFunctions): Promise<INodeExecutionData[][] | n
 	const result = advance(previous, devices, plan, outcomes, settings.detection, now, unanswered);
 	// Saved before anything is thrown: n8n's legacy poller keeps it, and the round robin moves on.
 	staticData.state = result.state as unknown as IDataObject;
-	const fatal = pollFailure(plan, outcomes, result.failures, settings.maxPollMs);
+	const fatal = pollFailure(plan, outcomes, result.failures, settings, limits);
 	if (fatal) throw fatal;
 	const logger = context.logger;
 	for (const { deviceId, error } of result.failures) {
@@ -114,21 +114,30 @@ async function poll(context: IPollFunctions): Promise<INodeExecutionData[][] | n
 /**
  * The error a poll fails with when it read no device at all, so that the user and n8n's scheduler
  * learn of it: the service rate-limits or refuses the credential (whoever is read next meets the
- * same), every device failed in a poll that read them all, or no read ended in time. Undefined when
- * a failure may be the devices' own: their progress is saved and they are retried, the rest read on.
+ * same), every device failed in a poll that read them all, or no read ended in time or within Max
+ * Requests per Poll. Undefined when a failure may be the devices' own: their progress is saved and
+ * they are retried, the rest read on.
  */
 function pollFailure(
 	plan: ReadPlan,
 	outcomes: Map<string, ReadOutcome>,
 	failures: Array<{ error: unknown }>,
-	maxPollMs: number,
+	settings: TriggerSettings,
+	limits: Required<PollLimits>,
 ): unknown {
 	if (plan.reads.length === 0 || [...outcomes.values()].some((outcome) => outcome.ok)) return undefined;
 	const accountWide = failures.find(({ error }) => ['rate-limited', 'credential-invalid'].includes(failureOf(error)?.cause ?? ''));
 	if (accountWide) return accountWide.error;
 	if (plan.complete && failures.length === plan.reads.length) return failures[0].error;
 	if (outcomes.size > 0) return undefined;
-	return outOfTime(`No device read ended within Max Poll Time (${maxPollMs / 1000} s)`);
+	// Every read refused before the deadline: the listing's retries or new token took the calls.
+	if (limits.budget.remaining <= 0 && systemClock.now() < limits.deadline) {
+		return declare(
+			new ApplicationError(`Max Requests per Poll (${settings.maxRequestsPerPoll}) was spent on retries or a new token before any device was read; the next poll tries again`),
+			{ cause: 'temporarily-unavailable' },
+		);
+	}
+	return outOfTime(`No device read ended within Max Poll Time (${settings.maxPollMs / 1000} s)`);
 }
 
 /** Nothing was read in time: the scheduler retries soon, the state stays as it was. */
@@ -144,7 +153,7 @@ async function sample(
 	shape: OutputShape,
 	count: number,
 	now: Date,
-	limits: PollLimits,
+	limits: Required<PollLimits>,
 ): Promise<INodeExecutionData[][] | null> {
 	// As if every device were new: their last fix, and today's count.
 	const plan = planReads(
@@ -157,7 +166,7 @@ async function sample(
 	);
 	const { outcomes } = await readFixes(client, plan.reads, limits);
 	const failures = [...outcomes.values()].flatMap((outcome) => (outcome.ok ? [] : [{ error: outcome.error }]));
-	const fatal = pollFailure({ ...plan, complete: true }, outcomes, failures, settings.maxPollMs);
+	const fatal = pollFailure({ ...plan, complete: true }, outcomes, failures, settings, limits);
 	if (fatal) throw fatal;
 	// Samples that agree with themselves came with version 2, with the label (output.ts).
 	const events = sampleEvents(devices.filter((device) => outcomes.get(device.id)?.ok), outcomes, settings.detection, now, shape.labelled);

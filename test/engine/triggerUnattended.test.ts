@@ -278,7 +278,7 @@ describe('errors the trigger shows and declares', () => {
 				addScriptedDevice(h.sandbox, 'd-1');
 				addFix(h.sandbox, 'd-1', Date.now() - MINUTE);
 				h.sandbox.faults.inject({ match: { path: /\/devices\/d-1\// }, kind: 'status', status: 401, message: 'Invalid or expired token.' });
-				const parameters = (requestSettings: IDataObject) => ({ events: ['locationUpdated'], ...SCRIPTED_DEVICES, requestSettings });
+				const parameters = (requestSettings: INodeParameters) => ({ events: ['locationUpdated'], ...SCRIPTED_DEVICES, requestSettings });
 				const staticData: IDataObject = {};
 				for (let poll = 0; poll < 3; poll++) {
 					expect(await polled(h, parameters({ maxRequestsPerPoll: 2 }), staticData)).toEqual({

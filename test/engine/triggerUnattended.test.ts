@@ -242,16 +242,14 @@ describe('errors the trigger shows and declares', () => {
 		});
 	});
 
-	describe('a 401 on a token the listing had just been answered with, Max Requests per Poll spent', () => {
+	describe('Max Requests per Poll spent before the reads', () => {
 		const polled = async (h: TriggerHarness, parameters: INodeParameters, staticData: IDataObject) =>
 			await h.poll(parameters, staticData).then(
 				(events) => ({ reported: of(events, 'locationUpdated') }),
 				(error: Error & { failure?: unknown }) => ({ message: error.message, failure: error.failure }),
 			);
 
-		it('is declared temporary, not a refused credential, and the device is read with a new token two polls on', async () => {
-			// Was `credential-invalid`, and "refused even after a new one was fetched", though none was tried:
-			// n8n's durable scheduler then waits long for the user to fix a credential that is fine.
+		it('on the listing\'s retry: the poll says so, where it said no read ended within Max Poll Time, and the next poll reads on', async () => {
 			await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
 				addScriptedDevice(h.sandbox, 'd-1');
 				addFix(h.sandbox, 'd-1', Date.now() - 2 * MINUTE);
@@ -259,12 +257,7 @@ describe('errors the trigger shows and declares', () => {
 				const staticData: IDataObject = {};
 				await h.poll(parameters, staticData);
 				addFix(h.sandbox, 'd-1', Date.now() - MINUTE, 2);
-				// The token dies while d-1's read is under way (it expires, or the service revokes it).
-				h.sandbox.faults.inject({ match: { path: /\/devices\/d-1\// }, kind: 'slow', delayMs: 400, times: 1 });
-				const revoke = setTimeout(() => h.sandbox.revokeTokens(), 150);
-				const refused = await polled(h, parameters, staticData).finally(() => clearTimeout(revoke));
-				expect(refused).toEqual({ message: expect.stringMatching(/^Max Requests per Poll left no call to try a new token/), failure: { cause: 'temporarily-unavailable' } });
-				// The stored token is the revoked one: the listing's new token takes the second call.
+				h.sandbox.faults.inject({ match: { path: '/api/devices' }, kind: 'status', status: 503, times: 1 });
 				expect(await polled(h, parameters, staticData)).toEqual({
 					message: 'Max Requests per Poll (2) was spent on retries or a new token before any device was read; the next poll tries again',
 					failure: { cause: 'temporarily-unavailable' },
@@ -273,17 +266,19 @@ describe('errors the trigger shows and declares', () => {
 			});
 		});
 
-		it('fails every poll while the device\'s routes refuse every token, as a refused call once new tokens fit the budget', async () => {
+		it('on a new token for a route that refuses every token: every poll fails, loudly, as a refused credential', async () => {
+			// 7753b77 (reverted) cut such reads short when no call was left for a new token: every poll
+			// returned nothing, and no error, for good.
 			await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
 				addScriptedDevice(h.sandbox, 'd-1');
 				addFix(h.sandbox, 'd-1', Date.now() - MINUTE);
 				h.sandbox.faults.inject({ match: { path: /\/devices\/d-1\// }, kind: 'status', status: 401, message: 'Invalid or expired token.' });
 				const parameters = (requestSettings: INodeParameters) => ({ events: ['locationUpdated'], ...SCRIPTED_DEVICES, requestSettings });
 				const staticData: IDataObject = {};
-				for (let poll = 0; poll < 3; poll++) {
-					expect(await polled(h, parameters({ maxRequestsPerPoll: 2 }), staticData)).toEqual({
-						message: 'Max Requests per Poll left no call to try a new token after the tracking API refused this one: Invalid or expired token.',
-						failure: { cause: 'temporarily-unavailable' },
+				for (const maxRequestsPerPoll of [2, 2, 3]) {
+					expect(await polled(h, parameters({ maxRequestsPerPoll }), staticData)).toEqual({
+						message: 'The tracking API answered 401: Invalid or expired token.',
+						failure: { cause: 'credential-invalid' },
 					});
 				}
 				expect(await polled(h, parameters({}), staticData)).toEqual({

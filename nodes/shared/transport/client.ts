@@ -10,16 +10,7 @@ import {
 
 import { CREDENTIAL_TYPE, ENDPOINTS, TOKEN_PATH, type AnswerOf, type Endpoint, type EndpointName, type PathParam } from '../wire';
 import { unwrapEnvelope, usageCounters, type UsageCounters } from './envelope';
-import {
-	describeFailure,
-	describeHttpFailure,
-	isTokenRefusal,
-	namingIds,
-	refusedBeforeRenewal,
-	refusedWithFreshToken,
-	toNodeApiError,
-	type RequestFailure,
-} from './errors';
+import { describeFailure, describeHttpFailure, isTokenRefusal, namingIds, refusedWithFreshToken, toNodeApiError, type RequestFailure } from './errors';
 import { systemClock } from './clock';
 import { quotaForAccount, RequestPacer } from './pacer';
 import { redact } from './redact';
@@ -212,8 +203,6 @@ export class TrackingApiClient {
 			}
 			if (failure.status === 401 && !isTokenRefusal(failure)) {
 				if (!this.tokens.renewAfterRefusal(exchange.tokenUsed)) return { ok: false, failure: refusedWithFreshToken(failure) };
-				// What stands if the poll's budget leaves no call to send it again with the new token.
-				previous = refusedBeforeRenewal(failure);
 				attempt--;
 				continue;
 			}

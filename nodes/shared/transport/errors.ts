@@ -17,8 +17,6 @@ export interface RequestFailure extends FailureFacts {
 	tokenExchangeFailed?: boolean;
 	/** A poll's time budget ran out before the request was sent or answered. */
 	outOfTime?: boolean;
-	/** A 401 on a token the service had accepted: a new one is fetched, but no call was left to send the request with it. */
-	renewalPending?: boolean;
 	/** The service's own `error` text, when the answer had one. */
 	vendorText?: string;
 }
@@ -143,21 +141,6 @@ export function refusedWithFreshToken(failure: RequestFailure): RequestFailure {
 		message: `The tracking API refuses this call with a fresh token${failure.vendorText ? `: ${failure.vendorText}` : ''}`,
 		description:
 			'The user name and API key were accepted and a new token was fetched, but the service refused it again for this call: the account may not be allowed it (check its API access in the web app), or the service is failing.',
-	};
-}
-
-/**
- * A 401 the client answers with a new token, when Max Requests per Poll leaves no call to send the
- * request again with it: the next poll does. Not `refusedWithFreshToken`, which says the account
- * may not make the call: no new token was tried.
- */
-export function refusedBeforeRenewal(failure: RequestFailure): RequestFailure {
-	return {
-		status: 401,
-		message: `Max Requests per Poll left no call to try a new token after the tracking API refused this one${failure.vendorText ? `: ${failure.vendorText}` : ''}`,
-		description:
-			'The token has most likely expired or been revoked: the next poll fetches a new one. If this repeats at every poll, the account may not be allowed this call (check its API access in the web app).',
-		renewalPending: true,
 	};
 }
 

@@ -13,7 +13,6 @@ export type DeclaredFailure =
 /** The cause of a failed request, when it is one a scheduler can act on; undefined otherwise. */
 export function declaredFailure(failure: RequestFailure): DeclaredFailure | undefined {
 	if (failure.tokenRefused === true) return { cause: 'credential-invalid' };
-	if (failure.renewalPending === true) return { cause: 'temporarily-unavailable' };
 	// What the service asked, not the client's own capped wait: the scheduler waits as asked.
 	const wait = failure.retryAfterMs !== undefined && failure.retryAfterMs > 0 ? { retryAfterMs: failure.retryAfterMs } : {};
 	if (failure.status === 429) return { cause: 'rate-limited', ...wait };

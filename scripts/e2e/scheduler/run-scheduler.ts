@@ -370,10 +370,14 @@ async function main(): Promise<number> {
 			const refused = (await apiRequests(sandboxNow.url)).filter((r) => r.at >= t0 && r.status === 429);
 			ensure(refused.length > 0, 'the sandbox answered no 429');
 			const lastRefused = refused[refused.length - 1].at;
-			// Every 429 came in one poll: an earlier backoff for a 429 misread as temporarily-unavailable
-			// would have let a later poll send inside the Retry-After and meet a second 429.
-			const refusedOverMs = lastRefused - refused[0].at;
-			ensure(refusedOverMs <= POLL_TIMEOUT_SECONDS * 1000, `the 429s came over ${seconds(refusedOverMs)}, in more than one poll: a request went inside the Retry-After of the first`);
+			// A 429 misread as temporarily-unavailable backs off 5 s, and the next poll sends inside the
+			// Retry-After to meet a second 429: no backoff for another cause may follow the first 429.
+			// (This checked that the 429s came within one poll timeout. A poll already under way when the
+			// fault began, whose last read met it after the others were answered, ends without failing,
+			// its events delivered, as for one device's own limit (triggerCombinations.test.ts rt21); the
+			// next poll meets the 429 and backs off for it: 429s over 7.2 s, in a red CI run.)
+			const misread = earlierBackoffs.find((l) => Date.parse(String(l.metadata?.timestamp)) >= refused[0].at);
+			ensure(misread === undefined, `after the first 429, n8n backed off for another cause: ${JSON.stringify(misread)}`);
 			// The scheduler's wait starts when it records the failure, after the last 429.
 			await moves.move(sandboxNow, 'E (during the backoff)');
 			const { detail, ms } = await moves.settle(sandboxNow, EVENT_TIMEOUT_MS + RETRY_AFTER_SECONDS * 1000);

@@ -132,17 +132,19 @@ function pollFailure(
 	if (outcomes.size > 0) return undefined;
 	// Every read refused before the deadline: the listing's retries or new token took the calls.
 	if (limits.budget.remaining <= 0 && systemClock.now() < limits.deadline) {
-		return declare(
-			new ApplicationError(`Max Requests per Poll (${settings.maxRequestsPerPoll}) was spent on retries or a new token before any device was read; the next poll tries again`),
-			{ cause: 'temporarily-unavailable' },
-		);
+		return nextPollTriesAgain(`Max Requests per Poll (${settings.maxRequestsPerPoll}) was spent on retries or a new token before any device was read`);
 	}
 	return outOfTime(`No device read ended within Max Poll Time (${settings.maxPollMs / 1000} s)`);
 }
 
 /** Nothing was read in time: the scheduler retries soon, the state stays as it was. */
 function outOfTime(what: string): ApplicationError {
-	return declare(new ApplicationError(`${what}: the service is slow to answer; the next poll tries again`), { cause: 'temporarily-unavailable' });
+	return nextPollTriesAgain(`${what}: the service is slow to answer`);
+}
+
+/** Nothing was read this poll, for a reason that passes by itself: declared so, the scheduler retries soon. */
+function nextPollTriesAgain(what: string): ApplicationError {
+	return declare(new ApplicationError(`${what}; the next poll tries again`), { cause: 'temporarily-unavailable' });
 }
 
 /** Real items for "Fetch Test Event"; the state is left as it is. Fails as the active poll would when no read succeeds. */

@@ -21,7 +21,7 @@ import { CREDENTIAL_TYPE } from '../shared/wire';
 import { declaredPollError } from './failures';
 import { outputShape, toItems, type OutputShape } from './output';
 import { eventsSubtitle, properties } from './properties';
-import { listingRequests, readDevices, readFixes, requestsPerDevice, withinDeadline, type PollLimits } from './readFixes';
+import { listingRequests, readDevices, readFixes, REFUSALS_OF_THE_ACCOUNT, requestsPerDevice, withinDeadline, type PollLimits } from './readFixes';
 import { readSettings, type TriggerSettings } from './settings';
 
 /** "Fetch Test Event" reads this many devices at most: enough to show the output's shape. */
@@ -90,7 +90,7 @@ async function poll(context: IPollFunctions): Promise<INodeExecutionData[][] | n
 	const staticData = context.getWorkflowStaticData('node');
 	const previous = readState(staticData.state);
 	const plan = planReads(devices.map((device) => device.id), previous, settings.readMode, deviceBudget, now, alertsTimeZone(settings.detection));
-	const { outcomes, unanswered } = await readFixes(client, plan.reads, limits);
+	const { outcomes, unanswered, rateLimited } = await readFixes(client, plan.reads, limits, new Set(previous.retry));
 	const result = advance(previous, devices, plan, outcomes, settings.detection, now, unanswered);
 	// Saved before anything is thrown: n8n's legacy poller keeps it, and the round robin moves on.
 	staticData.state = result.state as unknown as IDataObject;
@@ -100,7 +100,11 @@ async function poll(context: IPollFunctions): Promise<INodeExecutionData[][] | n
 	for (const { deviceId, error } of result.failures) {
 		logger.warn(`Satellite Tracking Trigger: reading device ${deviceId} failed, retrying next poll: ${(error as Error).message}`);
 	}
-	if (outcomes.size < plan.reads.length) {
+	if (rateLimited) {
+		logger.warn(
+			`Satellite Tracking Trigger: the service refused ${REFUSALS_OF_THE_ACCOUNT} device reads in a row as over the account's rate limit, so ${plan.reads.length - outcomes.size} of ${plan.reads.length} were not sent; the next poll goes on with them`,
+		);
+	} else if (outcomes.size < plan.reads.length) {
 		logger.warn(
 			`Satellite Tracking Trigger: ${outcomes.size} of ${plan.reads.length} device reads ended within Max Poll Time (${settings.maxPollMs / 1000} s); the next poll goes on with the rest`,
 		);

@@ -5,6 +5,7 @@ import { NodeOperationError, type INode } from 'n8n-workflow';
 
 import { countNotifications } from '../shared/notifications';
 import { ranOutOfTime, systemClock, type RequestOptions, type TrackingApiClient } from '../shared/transport';
+import { failureOf } from '../shared/transport/failure';
 import type { ReadOutcome } from './detection/advance';
 import { fixTime } from './detection/fixes';
 import { alertsTimeZone } from './detection/needs';
@@ -48,23 +49,56 @@ export interface ReadResults {
 	outcomes: Map<string, ReadOutcome>;
 	/** Sent, but not answered within the budget: the service is slow for them, not the devices' turn that is yet to come. */
 	unanswered: Set<string>;
+	/** The reads stopped here, the account being over the service's rate limit: the rest were not sent. */
+	rateLimited: boolean;
+}
+
+/**
+ * Device reads refused as over the rate limit in a row (none answered between), after which the
+ * account is taken to be over its limit and the poll sends no more reads. One device's refusal may be
+ * its own (the service limits results per device per day); an account over its quota refuses every
+ * read, and a Retry-After past Max Poll Time leaves no pause to wait out in the poll: each read went
+ * on into it, and a 5,000-device poll spent every read on the same minute's 429.
+ */
+export const REFUSALS_OF_THE_ACCOUNT = 3;
+
+/**
+ * Tells the account's rate limit from a device's own, answer by answer. A device whose last read
+ * failed (`retrying`) does not count: a few devices over their own limit are retried first at every
+ * poll, and would stop every poll before the other devices' turn.
+ */
+export function accountLimitWatch(retrying: ReadonlySet<string>): (deviceId: string, outcome: ReadOutcome) => boolean {
+	let refusedInARow = 0;
+	return (deviceId, outcome) => {
+		if (outcome.ok) refusedInARow = 0;
+		else if (!retrying.has(deviceId) && failureOf(outcome.error)?.cause === 'rate-limited') refusedInARow++;
+		return refusedInARow >= REFUSALS_OF_THE_ACCOUNT;
+	};
 }
 
 /**
  * Every read runs; the client's pacer keeps them within the concurrency and rate settings. A read
- * not ended by the deadline, or refused a first call by the spent budget, is left out of
- * the outcomes: not read this poll, as if not planned.
+ * not ended by the deadline, refused a first call by the spent budget, or not sent once the account
+ * was found over its rate limit, is left out of the outcomes: not read this poll, as if not planned.
+ * `retrying`: the devices whose last read failed.
  */
-export async function readFixes(client: TrackingApiClient, reads: FixRead[], limits: PollLimits = {}): Promise<ReadResults> {
+export async function readFixes(
+	client: TrackingApiClient,
+	reads: FixRead[],
+	limits: PollLimits = {},
+	retrying: ReadonlySet<string> = new Set(),
+): Promise<ReadResults> {
 	const deadline = limits.deadline ?? Infinity;
 	const outcomes = new Map<string, ReadOutcome>();
 	const sent = new Set<string>();
+	const stop = new AbortController();
+	const accountLimited = accountLimitWatch(retrying);
 	await withinDeadline(
 		Promise.all(
 			reads.map(async (read) => {
 				let outcome: ReadOutcome;
 				try {
-					const options = { ...limits, onSent: () => sent.add(read.deviceId) };
+					const options = { ...limits, stop: stop.signal, onSent: () => sent.add(read.deviceId) };
 					// Most reads count no alerts: one call, without Promise.all's allocations (bench P3).
 					const [{ fixes, ahead }, notifications] = read.days?.length
 						? await Promise.all([readOne(client, read, options), countDays(client, read.deviceId, read.days, options)])
@@ -75,7 +109,9 @@ export async function readFixes(client: TrackingApiClient, reads: FixRead[], lim
 					outcome = { ok: false, error };
 				}
 				// Cut short by the budget is not a failure of the device: it takes its turn next poll.
-				if (systemClock.now() < deadline && (outcome.ok || !ranOutOfTime(outcome.error))) outcomes.set(read.deviceId, outcome);
+				if (systemClock.now() >= deadline || (!outcome.ok && ranOutOfTime(outcome.error))) return;
+				outcomes.set(read.deviceId, outcome);
+				if (accountLimited(read.deviceId, outcome)) stop.abort();
 			}),
 		),
 		deadline,
@@ -86,7 +122,7 @@ export async function readFixes(client: TrackingApiClient, reads: FixRead[], lim
 		const outcome = outcomes.get(deviceId);
 		if (outcome) inPlanOrder.set(deviceId, outcome);
 	}
-	return { outcomes: inPlanOrder, unanswered: new Set([...sent].filter((deviceId) => !outcomes.has(deviceId))) };
+	return { outcomes: inPlanOrder, unanswered: new Set([...sent].filter((deviceId) => !outcomes.has(deviceId))), rateLimited: stop.signal.aborted };
 }
 
 /**
@@ -116,7 +152,7 @@ function untilDeadline(deadline: number, signal: AbortSignal): Promise<void> {
 	return sleepWithAbort ? sleepWithAbort(ms, signal).catch(() => undefined) : workflow.sleep(ms);
 }
 
-type ReadOptions = Pick<RequestOptions, 'deadline' | 'budget' | 'onSent'>;
+type ReadOptions = Pick<RequestOptions, 'deadline' | 'budget' | 'onSent' | 'stop'>;
 
 async function readOne(client: TrackingApiClient, read: FixRead, options: ReadOptions): Promise<{ fixes: Location[]; ahead?: string }> {
 	const deviceId = read.deviceId;

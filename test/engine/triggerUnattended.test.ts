@@ -571,3 +571,94 @@ describe('the poll\'s time budget (Max Poll Time)', () => {
 		}, 15_000);
 	});
 });
+
+describe("the account's rate limit, told from a device's own", () => {
+	const ids = Array.from({ length: 40 }, (_, i) => `d-${String(i).padStart(2, '0')}`);
+	const newFixes = (h: TriggerHarness, at: number) => ids.map((id) => `${id}@${addFix(h.sandbox, id, at, 2).dateTime}`);
+
+	it.each(['latestFix', 'everyFix'])(
+		'a quota spent mid-poll, its Retry-After past Max Poll Time: the poll stops sending, reports what it read, the next goes on (%s)',
+		async (readMode) => {
+			// Each read went on into the 429 and failed its device, where one pause would do: a
+			// 5,000-device poll sent every read into a per-minute quota's minute at every poll.
+			const setNow = fakeDateFrom(T0);
+			await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+				for (const id of ids) {
+					addScriptedDevice(h.sandbox, id);
+					addFix(h.sandbox, id, T0 - MINUTE);
+				}
+				const parameters = { events: ['locationUpdated'], readMode, ...SCRIPTED_DEVICES };
+				const staticData: IDataObject = {};
+				await h.poll(parameters, staticData);
+				setNow(T0 + 5 * MINUTE);
+				const added = newFixes(h, T0 + 4 * MINUTE);
+				// The listing and 10 reads, then about a minute to wait: past the default Max Poll Time (30 s).
+				h.sandbox.setOptions({ rateLimit: { requests: 11, windowMs: MINUTE } });
+				const reported = fixesOf(await h.poll(parameters, staticData));
+				const refused = h.lastPollRequests().length - 11;
+				expect(reported).toHaveLength(10);
+				// Three refusals in a row tell the account's limit; the reads already under way (8) are answered too.
+				expect(refused).toBeGreaterThanOrEqual(3);
+				expect(refused).toBeLessThanOrEqual(3 + 8);
+				expect(triggerState(staticData).retry).toHaveLength(refused);
+				h.sandbox.setOptions({ rateLimit: null });
+				setNow(T0 + 7 * MINUTE);
+				reported.push(...fixesOf(await h.poll(parameters, staticData)));
+				expect(reported.sort()).toEqual(added.sort());
+			});
+		},
+	);
+
+	it('nothing read before the quota refused: declared rate-limited, after a few reads', async () => {
+		const setNow = fakeDateFrom(T0);
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+			for (const id of ids) {
+				addScriptedDevice(h.sandbox, id);
+				addFix(h.sandbox, id, T0 - MINUTE);
+			}
+			const parameters = { events: ['locationUpdated'], ...SCRIPTED_DEVICES };
+			const staticData: IDataObject = {};
+			await h.poll(parameters, staticData);
+			setNow(T0 + 5 * MINUTE);
+			const added = newFixes(h, T0 + 4 * MINUTE);
+			h.sandbox.setOptions({ rateLimit: { requests: 1, windowMs: MINUTE } });
+			const failure = await h.poll(parameters, staticData).then(
+				() => undefined,
+				(error: { failure?: { cause: string } }) => error.failure,
+			);
+			expect(failure).toMatchObject({ cause: 'rate-limited' });
+			expect(h.lastPollRequests().length).toBeLessThanOrEqual(1 + 3 + 8);
+			h.sandbox.setOptions({ rateLimit: null });
+			setNow(T0 + 7 * MINUTE);
+			expect(fixesOf(await h.poll(parameters, staticData)).sort()).toEqual(added.sort());
+		});
+	});
+
+	it("devices over their own limit, read first as retried under Max Requests per Poll, do not stop the others' reads", async () => {
+		// A 429 may be one device's (results per device per day): those retried first at every poll
+		// must not count as the account's limit, or every poll would stop after them, its budget unspent.
+		const setNow = fakeDateFrom(T0);
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+			for (const id of ids) {
+				addScriptedDevice(h.sandbox, id);
+				addFix(h.sandbox, id, T0 - MINUTE);
+			}
+			const limited = ids.slice(0, 4);
+			const parameters = { events: ['locationUpdated'], ...SCRIPTED_DEVICES, requestSettings: { maxRequestsPerPoll: 13, maxConcurrency: 4 } };
+			const staticData: IDataObject = {};
+			for (let poll = 0; poll < 4; poll++) await h.poll(parameters, staticData);
+			for (const id of limited) h.sandbox.faults.inject({ match: { path: new RegExp(`/devices/${id}/`) }, kind: 'status', status: 429, retryAfter: 3_600 });
+			setNow(T0 + 5 * MINUTE);
+			const added = newFixes(h, T0 + 4 * MINUTE).filter((fix) => !limited.some((id) => fix.startsWith(`${id}@`)));
+			const reported: string[] = [];
+			for (let poll = 1; poll <= 6; poll++) {
+				setNow(T0 + (5 + poll) * MINUTE);
+				reported.push(...fixesOf(await h.poll(parameters, staticData)));
+				// The listing and 12 reads, the four limited devices' among them once they are retried first.
+				expect({ poll, requests: h.lastPollRequests().length }).toEqual({ poll, requests: 13 });
+			}
+			expect(triggerState(staticData).retry).toEqual(limited);
+			expect(reported.sort()).toEqual(added.sort());
+		});
+	});
+});

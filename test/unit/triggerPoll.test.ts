@@ -6,6 +6,8 @@ import { emptyState, readState } from '../../nodes/SatelliteTrackingTrigger/dete
 import type { DetectionSettings, TriggerState } from '../../nodes/SatelliteTrackingTrigger/detection/types';
 import type { Device, Location } from '../../nodes/shared/wire';
 import { circleGeofence } from '../../nodes/shared/geo/geofence';
+import { accountLimitWatch, REFUSALS_OF_THE_ACCOUNT } from '../../nodes/SatelliteTrackingTrigger/readFixes';
+import { declare } from '../../nodes/shared/transport/failure';
 import { detectionSettings, frozen } from '../support/trigger';
 
 const now = new Date('2026-03-01T12:00:00Z');
@@ -96,6 +98,29 @@ describe('nextCursor', () => {
 		expect(nextCursor(plan(['d04', 'd05', 'd06']), ended(['d05']), 'd03')).toBe('d03');
 		expect(nextCursor(plan(['d00', 'd01'], true), ended(['d00', 'd01']), 'd01')).toBeUndefined();
 		expect(nextCursor(plan(['d00', 'd01'], true), ended(['d00']), undefined)).toBe('d00');
+	});
+});
+
+describe('accountLimitWatch', () => {
+	const refused: ReadOutcome = { ok: false, error: declare(new Error('429'), { cause: 'rate-limited', retryAfterMs: 45_000 }) };
+	const read: ReadOutcome = { ok: true, fixes: [] };
+	const failed: ReadOutcome = { ok: false, error: declare(new Error('503'), { cause: 'temporarily-unavailable' }) };
+	const answers = (watch: ReturnType<typeof accountLimitWatch>, outcomes: Array<[string, ReadOutcome]>) =>
+		outcomes.map(([deviceId, outcome]) => watch(deviceId, outcome));
+
+	it(`tells the account's limit after ${REFUSALS_OF_THE_ACCOUNT} rate-limited reads in a row, and keeps saying so`, () => {
+		expect(answers(accountLimitWatch(new Set()), [['a', refused], ['b', refused], ['c', refused], ['d', read]])).toEqual([false, false, true, false]);
+		expect(answers(accountLimitWatch(new Set()), [['a', refused], ['b', refused], ['c', refused], ['d', refused]])).toEqual([false, false, true, true]);
+	});
+
+	it('starts counting again after a read the service answered', () => {
+		expect(answers(accountLimitWatch(new Set()), [['a', refused], ['b', refused], ['c', read], ['d', refused], ['e', refused]])).toEqual([false, false, false, false, false]);
+	});
+
+	it('does not count the devices retried after a failure, nor failures of another cause, and neither breaks the count', () => {
+		const watch = accountLimitWatch(new Set(['r1', 'r2', 'r3']));
+		expect(answers(watch, [['r1', refused], ['r2', refused], ['r3', refused], ['a', refused], ['b', failed], ['c', refused]])).toEqual([false, false, false, false, false, false]);
+		expect(watch('d', refused)).toBe(true);
 	});
 });
 

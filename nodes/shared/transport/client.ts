@@ -44,6 +44,8 @@ export interface RequestOptions {
 	deadline?: number;
 	/** Called as the request goes out (each attempt), after any wait for the pacer. */
 	onSent?: () => void;
+	/** Once aborted, no attempt is sent: the request is cut short, as by the deadline (a poll that sends no more). */
+	stop?: AbortSignal;
 	/**
 	 * API calls the caller may still make (a poll's Max Requests per Poll), shared by its requests and
 	 * taken by each attempt, retries included: none is sent once it is spent; the last failure stands.
@@ -154,7 +156,7 @@ export class TrackingApiClient {
 		return error;
 	}
 
-	private async call(name: EndpointName, { params = {}, body, deadline = Infinity, onSent, budget }: RequestOptions): Promise<Outcome> {
+	private async call(name: EndpointName, { params = {}, body, deadline = Infinity, onSent, budget, stop }: RequestOptions): Promise<Outcome> {
 		const endpoint: Endpoint = ENDPOINTS[name];
 		const url = joinUrl(String(this.data.baseUrl ?? ''), fillPath(endpoint.path, params));
 		let previous: RequestFailure | undefined;
@@ -164,6 +166,10 @@ export class TrackingApiClient {
 			if (remainingMs <= 0) {
 				release(false);
 				return { ok: false, failure: { message: "The poll's time budget (Max Poll Time) ran out before this request was sent", outOfTime: true } };
+			}
+			if (stop?.aborted === true) {
+				release(false);
+				return { ok: false, failure: { message: 'The poll stopped sending before this request', outOfTime: true } };
 			}
 			if (budget !== undefined && budget.remaining <= 0) {
 				release(false);

@@ -94,7 +94,11 @@ async function poll(context: IPollFunctions): Promise<INodeExecutionData[][] | n
 	const result = advance(previous, devices, plan, outcomes, settings.detection, now, unanswered);
 	// Saved before anything is thrown: n8n's legacy poller keeps it, and the round robin moves on.
 	staticData.state = result.state as unknown as IDataObject;
-	const fatal = pollFailure(plan, outcomes, result.failures, settings, limits);
+	// Reads left out at the rate limit do not fail the poll, even with nothing read: a few devices over
+	// their own limit first in turn would fail every poll, and under the durable scheduler a failed poll
+	// saves nothing, so they would never go to the retry list. A limit of the account's meets the next
+	// listing. A poll whose every planned read was refused fails as before.
+	const fatal = rateLimited ? undefined : pollFailure(plan, outcomes, result.failures, settings, limits);
 	if (fatal) throw fatal;
 	const logger = context.logger;
 	for (const { deviceId, error } of result.failures) {

@@ -49,7 +49,7 @@ export interface ReadResults {
 	outcomes: Map<string, ReadOutcome>;
 	/** Sent, but not answered within the budget: the service is slow for them, not the devices' turn that is yet to come. */
 	unanswered: Set<string>;
-	/** The reads stopped here, the account being over the service's rate limit: the rest were not sent. */
+	/** The account was found over the service's rate limit, and reads were left out: not sent for it. */
 	rateLimited: boolean;
 }
 
@@ -80,19 +80,15 @@ export function accountLimitWatch(retrying: ReadonlySet<string>): (deviceId: str
  * Every read runs; the client's pacer keeps them within the concurrency and rate settings. A read
  * not ended by the deadline, refused a first call by the spent budget, or not sent once the account
  * was found over its rate limit, is left out of the outcomes: not read this poll, as if not planned.
- * `retrying`: the devices whose last read failed.
+ * `retrying`: the devices whose last read failed, when the reads are to stop at the account's rate
+ * limit; without it (Fetch Test Event's handful of reads) every read is sent.
  */
-export async function readFixes(
-	client: TrackingApiClient,
-	reads: FixRead[],
-	limits: PollLimits = {},
-	retrying: ReadonlySet<string> = new Set(),
-): Promise<ReadResults> {
+export async function readFixes(client: TrackingApiClient, reads: FixRead[], limits: PollLimits = {}, retrying?: ReadonlySet<string>): Promise<ReadResults> {
 	const deadline = limits.deadline ?? Infinity;
 	const outcomes = new Map<string, ReadOutcome>();
 	const sent = new Set<string>();
 	const stop = new AbortController();
-	const accountLimited = accountLimitWatch(retrying);
+	const accountLimited = retrying === undefined ? () => false : accountLimitWatch(retrying);
 	await withinDeadline(
 		Promise.all(
 			reads.map(async (read) => {
@@ -122,7 +118,7 @@ export async function readFixes(
 		const outcome = outcomes.get(deviceId);
 		if (outcome) inPlanOrder.set(deviceId, outcome);
 	}
-	return { outcomes: inPlanOrder, unanswered: new Set([...sent].filter((deviceId) => !outcomes.has(deviceId))), rateLimited: stop.signal.aborted };
+	return { outcomes: inPlanOrder, unanswered: new Set([...sent].filter((deviceId) => !outcomes.has(deviceId))), rateLimited: stop.signal.aborted && inPlanOrder.size < reads.length };
 }
 
 /**

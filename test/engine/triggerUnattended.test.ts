@@ -574,6 +574,21 @@ describe('the poll\'s time budget (Max Poll Time)', () => {
 
 describe("the account's rate limit, told from a device's own", () => {
 	const ids = Array.from({ length: 40 }, (_, i) => `d-${String(i).padStart(2, '0')}`);
+	const limited = ids.slice(0, 4);
+	/** The 40 devices, each with a fix, and the first poll's baseline taken: the state to poll on. */
+	const watchFleet = async (h: TriggerHarness, parameters: INodeParameters): Promise<IDataObject> => {
+		for (const id of ids) {
+			addScriptedDevice(h.sandbox, id);
+			addFix(h.sandbox, id, T0 - MINUTE);
+		}
+		const staticData: IDataObject = {};
+		await h.poll(parameters, staticData);
+		return staticData;
+	};
+	/** Each device's reads answered 429 with an hour's wait: a limit of its own, as results per device per day. */
+	const overOwnLimit = (h: TriggerHarness, devices: string[]) => {
+		for (const id of devices) h.sandbox.faults.inject({ match: { path: new RegExp(`/devices/${id}/`) }, kind: 'status', status: 429, retryAfter: 3_600 });
+	};
 	const newFixes = (h: TriggerHarness, at: number) => ids.map((id) => `${id}@${addFix(h.sandbox, id, at, 2).dateTime}`);
 
 	it.each(['latestFix', 'everyFix'])(
@@ -583,13 +598,8 @@ describe("the account's rate limit, told from a device's own", () => {
 			// 5,000-device poll sent every read into a per-minute quota's minute at every poll.
 			const setNow = fakeDateFrom(T0);
 			await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
-				for (const id of ids) {
-					addScriptedDevice(h.sandbox, id);
-					addFix(h.sandbox, id, T0 - MINUTE);
-				}
 				const parameters = { events: ['locationUpdated'], readMode, ...SCRIPTED_DEVICES };
-				const staticData: IDataObject = {};
-				await h.poll(parameters, staticData);
+				const staticData = await watchFleet(h, parameters);
 				setNow(T0 + 5 * MINUTE);
 				const added = newFixes(h, T0 + 4 * MINUTE);
 				// The listing and 10 reads, then about a minute to wait: past the default Max Poll Time (30 s).
@@ -609,28 +619,77 @@ describe("the account's rate limit, told from a device's own", () => {
 		},
 	);
 
-	it('nothing read before the quota refused: declared rate-limited, after a few reads', async () => {
+	it("nothing read before the quota refused: the poll stops after a few reads, and the next one's listing declares the limit", async () => {
 		const setNow = fakeDateFrom(T0);
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
-			for (const id of ids) {
-				addScriptedDevice(h.sandbox, id);
-				addFix(h.sandbox, id, T0 - MINUTE);
-			}
 			const parameters = { events: ['locationUpdated'], ...SCRIPTED_DEVICES };
-			const staticData: IDataObject = {};
-			await h.poll(parameters, staticData);
+			const staticData = await watchFleet(h, parameters);
 			setNow(T0 + 5 * MINUTE);
 			const added = newFixes(h, T0 + 4 * MINUTE);
 			h.sandbox.setOptions({ rateLimit: { requests: 1, windowMs: MINUTE } });
+			expect(await h.poll(parameters, staticData)).toEqual([]);
+			expect(h.lastPollRequests().length).toBeLessThanOrEqual(1 + 3 + 8);
 			const failure = await h.poll(parameters, staticData).then(
 				() => undefined,
 				(error: { failure?: { cause: string } }) => error.failure,
 			);
 			expect(failure).toMatchObject({ cause: 'rate-limited' });
-			expect(h.lastPollRequests().length).toBeLessThanOrEqual(1 + 3 + 8);
+			expect(h.lastPollRequests()).toHaveLength(1);
 			h.sandbox.setOptions({ rateLimit: null });
 			setNow(T0 + 7 * MINUTE);
 			expect(fixesOf(await h.poll(parameters, staticData)).sort()).toEqual(added.sort());
+		});
+	});
+
+	it.each([1, 2, 8])(
+		'devices over their own limit first in turn, one request at a time or more (%i): the others are read from the next poll, though a failed poll saves nothing',
+		async (maxConcurrency) => {
+			// helper-40: a stop before any read succeeded failed the poll with the devices' own Retry-After,
+			// and under the durable scheduler, where a failed poll saves nothing, every poll did so again.
+			const setNow = fakeDateFrom(T0);
+			await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+				const parameters = { events: ['locationUpdated'], ...SCRIPTED_DEVICES, requestSettings: { maxConcurrency } };
+				let staticData = await watchFleet(h, parameters);
+				overOwnLimit(h, limited);
+				for (let poll = 1; poll <= 3; poll++) {
+					setNow(T0 + poll * 5 * MINUTE);
+					const added = newFixes(h, T0 + poll * 5 * MINUTE - MINUTE).filter((fix) => !limited.some((id) => fix.startsWith(`${id}@`)));
+					const saved = restartedFrom(staticData);
+					const events = await h.poll(parameters, staticData).catch(() => {
+						staticData = saved;
+						return [];
+					});
+					if (poll > 1) expect(fixesOf(events).sort()).toEqual(added.sort());
+				}
+				expect(triggerState(staticData).retry).toEqual(limited);
+			});
+		},
+	);
+
+	it('a read the stop keeps from its retry fails with what it met, and is retried first next poll', async () => {
+		// helper-40: cut short like a read not yet sent, it was taken for an answer too slow to wait
+		// for, and the round robin went past it to wait a whole round under Max Requests per Poll.
+		const setNow = fakeDateFrom(T0);
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+			const parameters = { events: ['locationUpdated'], ...SCRIPTED_DEVICES };
+			const staticData = await watchFleet(h, parameters);
+			h.sandbox.faults.inject({ match: { path: /\/devices\/d-00\// }, kind: 'status', status: 503, times: 1 });
+			overOwnLimit(h, ids.slice(1, 4));
+			h.sandbox.faults.inject({ match: { path: /\/devices\/d-(0[4-9]|[1-3]\d)\// }, kind: 'slow', delayMs: 200 });
+			setNow(T0 + 5 * MINUTE);
+			await h.poll(parameters, staticData);
+			expect(h.lastPollRequests().filter((request) => request.deviceId === 'd-00')).toHaveLength(1);
+			expect(triggerState(staticData).retry).toEqual(ids.slice(0, 4));
+		});
+	});
+
+	it('Fetch Test Event samples every device it reads, one request at a time, devices over their own limit first', async () => {
+		fakeDateFrom(T0);
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+			const parameters = { events: ['locationUpdated'], ...SCRIPTED_DEVICES, requestSettings: { maxConcurrency: 1 } };
+			await watchFleet(h, parameters);
+			overOwnLimit(h, limited);
+			expect((await h.poll(parameters, {}, 'manual')).map((event) => event.deviceId)).toEqual([ids[4]]);
 		});
 	});
 
@@ -639,15 +698,10 @@ describe("the account's rate limit, told from a device's own", () => {
 		// must not count as the account's limit, or every poll would stop after them, its budget unspent.
 		const setNow = fakeDateFrom(T0);
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
-			for (const id of ids) {
-				addScriptedDevice(h.sandbox, id);
-				addFix(h.sandbox, id, T0 - MINUTE);
-			}
-			const limited = ids.slice(0, 4);
 			const parameters = { events: ['locationUpdated'], ...SCRIPTED_DEVICES, requestSettings: { maxRequestsPerPoll: 13, maxConcurrency: 4 } };
-			const staticData: IDataObject = {};
-			for (let poll = 0; poll < 4; poll++) await h.poll(parameters, staticData);
-			for (const id of limited) h.sandbox.faults.inject({ match: { path: new RegExp(`/devices/${id}/`) }, kind: 'status', status: 429, retryAfter: 3_600 });
+			const staticData = await watchFleet(h, parameters);
+			for (let poll = 1; poll < 4; poll++) await h.poll(parameters, staticData);
+			overOwnLimit(h, limited);
 			setNow(T0 + 5 * MINUTE);
 			const added = newFixes(h, T0 + 4 * MINUTE).filter((fix) => !limited.some((id) => fix.startsWith(`${id}@`)));
 			const reported: string[] = [];

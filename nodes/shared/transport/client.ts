@@ -44,7 +44,10 @@ export interface RequestOptions {
 	deadline?: number;
 	/** Called as the request goes out (each attempt), after any wait for the pacer. */
 	onSent?: () => void;
-	/** Once aborted, no attempt is sent: the request is cut short, as by the deadline (a poll that sends no more). */
+	/**
+	 * Once aborted, no attempt is sent (a poll that sends no more): the last failure stands, and a
+	 * request not sent yet is cut short, as by the deadline.
+	 */
 	stop?: AbortSignal;
 	/**
 	 * API calls the caller may still make (a poll's Max Requests per Poll), shared by its requests and
@@ -169,7 +172,7 @@ export class TrackingApiClient {
 			}
 			if (stop?.aborted === true) {
 				release(false);
-				return { ok: false, failure: { message: 'The poll stopped sending before this request', outOfTime: true } };
+				return { ok: false, failure: previous ?? { message: 'The poll stopped sending before this request', outOfTime: true } };
 			}
 			if (budget !== undefined && budget.remaining <= 0) {
 				release(false);

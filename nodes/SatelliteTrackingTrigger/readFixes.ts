@@ -104,8 +104,10 @@ export async function readFixes(client: TrackingApiClient, reads: FixRead[], lim
 				} catch (error) {
 					outcome = { ok: false, error };
 				}
-				// Cut short by the budget is not a failure of the device: it takes its turn next poll.
-				if (systemClock.now() >= deadline || (!outcome.ok && ranOutOfTime(outcome.error))) return;
+				// Cut short by the budget is not a failure of the device: it takes its turn next poll. One the
+				// stop cut after a call of it went out was refused or cut with the rest: retried next poll.
+				const cutShort = !outcome.ok && ranOutOfTime(outcome.error) && !(stop.signal.aborted && sent.has(read.deviceId));
+				if (systemClock.now() >= deadline || cutShort) return;
 				outcomes.set(read.deviceId, outcome);
 				if (accountLimited(read.deviceId, outcome)) stop.abort();
 			}),
@@ -165,7 +167,8 @@ async function readOne(client: TrackingApiClient, read: FixRead, options: ReadOp
 	// kept, so later polls read the range alone; one the poll's limits leave no call for waits for them.
 	const ahead = String(last.dateTime);
 	const fixes = await newestInRange(client, deviceId, read.recent, options, ahead).catch((error: unknown) => {
-		if (ranOutOfTime(error)) return [];
+		// Stopped at the account's rate limit, the range would have been refused too: the read failed.
+		if (ranOutOfTime(error) && options.stop?.aborted !== true) return [];
 		throw error;
 	});
 	return { fixes, ahead };

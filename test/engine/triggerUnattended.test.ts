@@ -683,6 +683,41 @@ describe("the account's rate limit, told from a device's own", () => {
 		});
 	});
 
+	it('a device with one of its two calls out when the reads stop is retried next poll, not passed by the round robin', async () => {
+		// helper-41: Daily Limit Near reads fixes and alerts; the stop cut one call while the other was
+		// out, and the device, sent but not answered, was passed for a whole round.
+		const setNow = fakeDateFrom(T0);
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+			const parameters = { events: ['locationUpdated', 'dailyLimitNear'], dailyLimits: { emailLimit: 10, smsLimit: 5 }, ...SCRIPTED_DEVICES, requestSettings: { maxRequestsPerPoll: 41 } };
+			const staticData = await watchFleet(h, parameters);
+			await h.poll(parameters, staticData);
+			setNow(T0 + 5 * MINUTE);
+			newFixes(h, T0 + 4 * MINUTE);
+			h.sandbox.setOptions({ rateLimit: { requests: 11, windowMs: MINUTE } });
+			await h.poll(parameters, staticData);
+			const state = triggerState(staticData);
+			const readThisPoll = (id: string) => state.devices[id]?.fix?.at === new Date(T0 + 4 * MINUTE).toISOString();
+			const passed = ids.filter((id) => id <= String(state.cursor) && !readThisPoll(id) && !((state.retry as string[] | undefined) ?? []).includes(id));
+			expect(passed).toEqual([]);
+		});
+	});
+
+	it('a glitch fix far ahead, its range read cut by the stop: the device is retried, not reported silent', async () => {
+		// helper-41: the cut range read counted as a read without fixes, and a device that had reported a
+		// minute before was reported silent.
+		const setNow = fakeDateFrom(T0);
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+			const parameters = { events: ['locationUpdated', 'deviceSilent', 'deviceBackOnline'], silentAfterMinutes: 30, ...SCRIPTED_DEVICES };
+			const staticData = await watchFleet(h, parameters);
+			setNow(T0 + 40 * MINUTE);
+			addFix(h.sandbox, 'd-02', T0 + 365 * 24 * 60 * MINUTE, 9);
+			newFixes(h, T0 + 39 * MINUTE);
+			h.sandbox.setOptions({ rateLimit: { requests: 11, windowMs: MINUTE } });
+			expect((await h.poll(parameters, staticData)).filter((event) => event.event === 'deviceSilent')).toEqual([]);
+			expect(triggerState(staticData).retry).toContain('d-02');
+		});
+	});
+
 	it('Fetch Test Event samples every device it reads, one request at a time, devices over their own limit first', async () => {
 		fakeDateFrom(T0);
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {

@@ -49,7 +49,7 @@ export interface ReadResults {
 	outcomes: Map<string, ReadOutcome>;
 	/** Sent, but not answered within the budget: the service is slow for them, not the devices' turn that is yet to come. */
 	unanswered: Set<string>;
-	/** The account was found over the service's rate limit, and reads were left out: not sent for it. */
+	/** The account was found over the service's rate limit, and reads were left out or cut for it. */
 	rateLimited: boolean;
 }
 
@@ -89,6 +89,7 @@ export async function readFixes(client: TrackingApiClient, reads: FixRead[], lim
 	const sent = new Set<string>();
 	const stop = new AbortController();
 	const accountLimited = retrying === undefined ? () => false : accountLimitWatch(retrying);
+	let readsCutByStop = 0;
 	await withinDeadline(
 		Promise.all(
 			reads.map(async (read) => {
@@ -106,8 +107,10 @@ export async function readFixes(client: TrackingApiClient, reads: FixRead[], lim
 				}
 				// Cut short by the budget is not a failure of the device: it takes its turn next poll. One the
 				// stop cut after a call of it went out was refused or cut with the rest: retried next poll.
-				const cutShort = !outcome.ok && ranOutOfTime(outcome.error) && !(stop.signal.aborted && sent.has(read.deviceId));
-				if (systemClock.now() >= deadline || cutShort) return;
+				const cut = !outcome.ok && ranOutOfTime(outcome.error);
+				const cutMidRead = cut && stop.signal.aborted && sent.has(read.deviceId);
+				if (systemClock.now() >= deadline || (cut && !cutMidRead)) return;
+				if (cutMidRead) readsCutByStop++;
 				outcomes.set(read.deviceId, outcome);
 				if (accountLimited(read.deviceId, outcome)) stop.abort();
 			}),
@@ -120,7 +123,7 @@ export async function readFixes(client: TrackingApiClient, reads: FixRead[], lim
 		const outcome = outcomes.get(deviceId);
 		if (outcome) inPlanOrder.set(deviceId, outcome);
 	}
-	return { outcomes: inPlanOrder, unanswered: new Set([...sent].filter((deviceId) => !outcomes.has(deviceId))), rateLimited: stop.signal.aborted && inPlanOrder.size < reads.length };
+	return { outcomes: inPlanOrder, unanswered: new Set([...sent].filter((deviceId) => !outcomes.has(deviceId))), rateLimited: stop.signal.aborted && (readsCutByStop > 0 || inPlanOrder.size < reads.length) };
 }
 
 /**

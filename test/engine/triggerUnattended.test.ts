@@ -702,6 +702,39 @@ describe("the account's rate limit, told from a device's own", () => {
 		});
 	});
 
+	it('four devices, three over their own limit: the healthy one cut mid-read does not turn the poll into a failure', async () => {
+		// helper-42: its alerts call cut while its fixes call was out, the healthy device failed too; with
+		// every planned read then failed, the poll failed with a device's own 429, and under the durable
+		// scheduler, which saves nothing of a failed poll, every poll did so again.
+		const setNow = fakeDateFrom(T0);
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+			const fleet = ids.slice(0, 4);
+			for (const id of fleet) {
+				addScriptedDevice(h.sandbox, id);
+				addFix(h.sandbox, id, T0 - MINUTE);
+			}
+			const parameters = { events: ['locationUpdated', 'dailyLimitNear'], dailyLimits: { emailLimit: 10, smsLimit: 5 }, ...SCRIPTED_DEVICES, requestSettings: { maxConcurrency: 2 } };
+			let staticData: IDataObject = {};
+			await h.poll(parameters, staticData);
+			overOwnLimit(h, fleet.slice(0, 3));
+			const reported: string[] = [];
+			const added: string[] = [];
+			for (let poll = 1; poll <= 3; poll++) {
+				setNow(T0 + poll * 5 * MINUTE);
+				added.push(`d-03@${addFix(h.sandbox, 'd-03', T0 + poll * 5 * MINUTE - MINUTE, 2 + poll).dateTime}`);
+				const saved = restartedFrom(staticData);
+				const events = await h.poll(parameters, staticData).catch(() => {
+					staticData = saved;
+					return [];
+				});
+				reported.push(...fixesOf(events.filter((event) => event.event === 'locationUpdated')));
+			}
+			// Latest Fix reports the newest: the second and third polls' fixes at least.
+			expect(reported.slice(-2)).toEqual(added.slice(-2));
+			expect(triggerState(staticData).retry).toEqual(fleet.slice(0, 3));
+		});
+	});
+
 	it('a glitch fix far ahead, its range read cut by the stop: the device is retried, not reported silent', async () => {
 		// helper-41: the cut range read counted as a read without fixes, and a device that had reported a
 		// minute before was reported silent.

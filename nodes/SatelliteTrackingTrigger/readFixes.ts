@@ -89,7 +89,7 @@ export async function readFixes(client: TrackingApiClient, reads: FixRead[], lim
 	const sent = new Set<string>();
 	const stop = new AbortController();
 	const accountLimited = retrying === undefined ? () => false : accountLimitWatch(retrying);
-	let readsCutByStop = 0;
+	let stopCutAReadUnderWay = false;
 	await withinDeadline(
 		Promise.all(
 			reads.map(async (read) => {
@@ -110,7 +110,7 @@ export async function readFixes(client: TrackingApiClient, reads: FixRead[], lim
 				const cut = !outcome.ok && ranOutOfTime(outcome.error);
 				const cutMidRead = cut && stop.signal.aborted && sent.has(read.deviceId);
 				if (systemClock.now() >= deadline || (cut && !cutMidRead)) return;
-				if (cutMidRead) readsCutByStop++;
+				if (cutMidRead) stopCutAReadUnderWay = true;
 				outcomes.set(read.deviceId, outcome);
 				if (accountLimited(read.deviceId, outcome)) stop.abort();
 			}),
@@ -123,7 +123,7 @@ export async function readFixes(client: TrackingApiClient, reads: FixRead[], lim
 		const outcome = outcomes.get(deviceId);
 		if (outcome) inPlanOrder.set(deviceId, outcome);
 	}
-	return { outcomes: inPlanOrder, unanswered: new Set([...sent].filter((deviceId) => !outcomes.has(deviceId))), rateLimited: stop.signal.aborted && (readsCutByStop > 0 || inPlanOrder.size < reads.length) };
+	return { outcomes: inPlanOrder, unanswered: new Set([...sent].filter((deviceId) => !outcomes.has(deviceId))), rateLimited: stop.signal.aborted && (stopCutAReadUnderWay || inPlanOrder.size < reads.length) };
 }
 
 /**

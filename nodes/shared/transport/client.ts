@@ -72,6 +72,18 @@ export function ranOutOfTime(error: unknown): boolean {
 	return typeof error === 'object' && error !== null && cutShort.has(error);
 }
 
+/**
+ * Why an attempt may not go out, or undefined when it may: the poll's deadline passed, the poll
+ * stopped sending, or its Max Requests per Poll is spent. A retry refused by the last two fails with
+ * what the request met before; a request not sent at all is cut short (`outOfTime`).
+ */
+function whyNotSent(remainingMs: number, stop: AbortSignal | undefined, budget: RequestBudget | undefined, previous: RequestFailure | undefined): RequestFailure | undefined {
+	if (remainingMs <= 0) return { message: "The poll's time budget (Max Poll Time) ran out before this request was sent", outOfTime: true };
+	if (stop?.aborted === true) return previous ?? { message: 'The poll stopped sending before this request', outOfTime: true };
+	if (budget !== undefined && budget.remaining <= 0) return previous ?? { message: 'Max Requests per Poll was spent before this request was sent', outOfTime: true };
+	return undefined;
+}
+
 /** The service looked past the token: not a refusal of it, nor an overload or outage before any check. */
 function answeredPastTheToken(status: number): boolean {
 	return status !== 401 && status !== 429 && status < 500;
@@ -166,17 +178,10 @@ export class TrackingApiClient {
 		for (let attempt = 0; ; attempt++) {
 			const release = await this.pacer.acquire();
 			const remainingMs = deadline - systemClock.now();
-			if (remainingMs <= 0) {
+			const unsent = whyNotSent(remainingMs, stop, budget, previous);
+			if (unsent) {
 				release(false);
-				return { ok: false, failure: { message: "The poll's time budget (Max Poll Time) ran out before this request was sent", outOfTime: true } };
-			}
-			if (stop?.aborted === true) {
-				release(false);
-				return { ok: false, failure: previous ?? { message: 'The poll stopped sending before this request', outOfTime: true } };
-			}
-			if (budget !== undefined && budget.remaining <= 0) {
-				release(false);
-				return { ok: false, failure: previous ?? { message: 'Max Requests per Poll was spent before this request was sent', outOfTime: true } };
+				return { ok: false, failure: unsent };
 			}
 			if (budget !== undefined) budget.remaining--;
 			// n8n's durable scheduler abandons a poll that outlives its timeout: a stalled answer must

@@ -95,7 +95,9 @@ export async function readFixes(client: TrackingApiClient, reads: FixRead[], lim
 			reads.map(async (read) => {
 				let outcome: ReadOutcome;
 				try {
-					const options = { ...limits, stop: stop.signal, onSent: () => sent.add(read.deviceId) };
+					// Named, not spread from `limits`: on Node 20 a spread followed by more properties cost some
+					// 2–5 µs per read, a tenth of the trigger's own time per device (bench P3's replayed polls).
+					const options: ReadOptions = { deadline: limits.deadline, budget: limits.budget, stop: stop.signal, onSent: () => sent.add(read.deviceId) };
 					// Most reads count no alerts: one call, without Promise.all's allocations (bench P3).
 					const [{ fixes, ahead }, notifications] = read.days?.length
 						? await Promise.all([readOne(client, read, options), countDays(client, read.deviceId, read.days, options)])

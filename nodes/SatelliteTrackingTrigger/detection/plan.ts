@@ -59,8 +59,12 @@ export function planReads(
 	timeZone?: string,
 ): ReadPlan {
 	const { retried, rotation } = pickDevices(deviceIds, state.cursor, state.retry ?? [], maxReads);
+	// Range reads end a day ahead of the poll, as far as a fix may plausibly be dated: a device whose
+	// clock runs hours ahead is read up to its newest fix, not held back until real time catches up.
+	// Formatted once per poll, not per device (bench P3).
+	const to = new Date(now.getTime() + FUTURE_TOLERANCE_MS).toISOString();
 	const reads = [...retried, ...rotation].map((deviceId): FixRead => {
-		const read = fixRead(deviceId, state, mode, now);
+		const read = fixRead(deviceId, state, mode, now, to);
 		return timeZone === undefined ? read : { ...read, days: daysToCount(state.devices[deviceId], now, timeZone) };
 	});
 	return { reads, rotation, complete: reads.length === deviceIds.length };
@@ -116,14 +120,10 @@ export function pickDevices(
 	return { retried, rotation: turn.filter((id) => !skip.has(id)).slice(0, maxReads - retried.length) };
 }
 
-/**
- * Range reads end a day ahead of the poll, as far as a fix may plausibly be dated: a device whose
- * clock runs hours ahead is read up to its newest fix, not held back until real time catches up.
- */
-function fixRead(deviceId: string, state: TriggerState, mode: ReadMode, now: Date): FixRead {
+/** One device's read, ending at `to` as every read of the poll does. */
+function fixRead(deviceId: string, state: TriggerState, mode: ReadMode, now: Date, to: string): FixRead {
 	const device = state.devices[deviceId];
 	const from = device?.fix?.at ?? device?.since;
-	const to = new Date(now.getTime() + FUTURE_TOLERANCE_MS).toISOString();
 	// A device new to the trigger gets its baseline from its last fix, in either mode.
 	if (mode === 'latestFix' || from === undefined) {
 		const seen = from === undefined ? NaN : parseServiceTime(from);

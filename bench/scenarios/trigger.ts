@@ -7,13 +7,13 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { DEFAULT_CONCURRENCY } from '../../nodes/shared/requestSettings';
 import { deviceId } from '../../sandbox/seed';
 import { DEMO_API_KEY, DEMO_USER_NAME } from '../../sandbox/server';
-import { Engine } from '../../test/support/engine';
+import { Engine, type RequestHelper } from '../../test/support/engine';
 import type { BenchContext } from '../context';
 import { pollHelperLoop, type HelperLoopRun } from '../helperLoop';
 import { median, timed } from '../measure';
 import { rawCall, rawRun, type RawCall } from '../rawClient';
-import { helperLoopFigures, verdict } from '../report';
-import { startSandboxProcess } from '../sandboxProcess';
+import { helperLoopFigures, verdict, type Figure } from '../report';
+import { startSandboxProcess, type SandboxProcess } from '../sandboxProcess';
 
 export const latestFixParameters = (requestSettings: IDataObject = {}): INodeParameters => ({
 	events: ['locationUpdated'],
@@ -113,6 +113,7 @@ async function pollDevices(ctx: BenchContext, devices: number): Promise<void> {
 		const ceilingMs = median(rounds.map((round) => round.ceilingMs));
 		const loopMs = median(rounds.map((round) => round.helperLoop.wallMs));
 		const events = Math.min(...rounds.map((round) => round.poll.events));
+		const ownUs = await ownTimePerDevice(engine, sandbox, staticData, devices, ctx.sizes.rounds, events);
 
 		const worst = Math.max(first.requests, ...rounds.map((round) => round.poll.requests));
 		const tokenCalls = first.tokenCalls + rounds.reduce((sum, round) => sum + round.poll.tokenCalls, 0);
@@ -148,6 +149,7 @@ async function pollDevices(ctx: BenchContext, devices: number): Promise<void> {
 				},
 				{ figure: `P3 trigger ÷ n8n helper loop, ${devices} devices, speed`, speedRatio: loopMs / pollMs, perRound: rounds.map((entry) => entry.helperLoop.wallMs / entry.poll.wallMs), note: `poll ${(pollMs / 1000).toFixed(2)} s vs loop ${(loopMs / 1000).toFixed(2)} s` },
 			),
+			ownTimeFigure(devices, ownUs, (loopMs * 1000) / calls.length),
 			{
 				id: `P3.${devices}.stateBytesPerDevice`,
 				figure: `P3 trigger, ${devices} devices: static data per device`,
@@ -165,8 +167,61 @@ async function pollDevices(ctx: BenchContext, devices: number): Promise<void> {
 				note: `${(everyEventBytes / 1024).toFixed(0)} KiB in all; one geofence, two threshold rules, inputs, fuel, silence`,
 			},
 		);
-		ctx.details[`P3.${devices}`] = { devices, first, rounds, stateBytes };
+		ctx.details[`P3.${devices}`] = { devices, first, rounds, stateBytes, ownUsPerDevice: ownUs };
 	} finally {
 		await sandbox.close();
 	}
+}
+
+/**
+ * The package's own time per device read in a poll, without the HTTP whose noise swamps it in the
+ * wall-time ratio (rounds of one run differ by ±15%): the poll runs in n8n's PollContext as ever, but
+ * n8n's request helper answers at once from a recording of a real poll's answers, each round every
+ * fix a second newer so that every device with a fix emits, as in P3's rounds. µs per device, one per round after a warm-up.
+ */
+async function ownTimePerDevice(engine: Engine, sandbox: SandboxProcess, staticData: IDataObject, devices: number, rounds: number, expectedEvents: number): Promise<number[]> {
+	const recorded = new Map<string, unknown>();
+	engine.wrapRequestHelper = (helper) =>
+		async function (this: ThisParameterType<RequestHelper>, ...args: Parameters<RequestHelper>) {
+			const answer: unknown = await helper.apply(this, args);
+			recorded.set(args[1].url, answer);
+			return answer;
+		} as RequestHelper;
+	try {
+		await sandbox.moveDevices(10);
+		await engine.poll(latestFixParameters(), staticData);
+		const perDevice: number[] = [];
+		for (let round = 0; round <= rounds; round++) {
+			const answers = new Map([...recorded].map(([url, answer]) => [url, fixesNewerBy(answer, (round + 1) * 1000)]));
+			engine.wrapRequestHelper = () => (async (_type: string, options: { url: string }) => answers.get(options.url)) as RequestHelper;
+			const { result, wallMs } = await timed(() => engine.poll(latestFixParameters(), staticData));
+			const events = result?.[0]?.length ?? 0;
+			if (events !== expectedEvents) throw new Error(`a replayed poll emitted ${events} events where P3's emit ${expectedEvents}: it took another path`);
+			if (round > 0) perDevice.push((wallMs * 1000) / devices);
+		}
+		return perDevice;
+	} finally {
+		engine.wrapRequestHelper = undefined;
+	}
+}
+
+/** A copy of a recorded answer with every fix's `dateTime` `ms` later: new fixes to the trigger. */
+function fixesNewerBy(value: unknown, ms: number): unknown {
+	if (Array.isArray(value)) return value.map((entry) => fixesNewerBy(entry, ms));
+	if (typeof value !== 'object' || value === null) return value;
+	return Object.fromEntries(
+		Object.entries(value).map(([key, entry]) => [key, key === 'dateTime' && typeof entry === 'string' ? new Date(Date.parse(entry) + ms).toISOString() : fixesNewerBy(entry, ms)]),
+	);
+}
+
+function ownTimeFigure(devices: number, ownUs: number[], loopUsPerCall: number): Figure {
+	const own = median(ownUs);
+	return {
+		id: `P3.${devices}.ownTimePerDevice`,
+		figure: `P3 trigger, ${devices} devices: the package's own time per device read, answers replayed`,
+		value: own,
+		unit: 'µs',
+		verdict: 'info',
+		note: `median of ${ownUs.length}, ${Math.min(...ownUs).toFixed(0)}–${Math.max(...ownUs).toFixed(0)} µs; n8n's request helper over HTTP takes ${loopUsPerCall.toFixed(0)} µs a call in the helper loop, so the package's own time alone makes a poll ${(loopUsPerCall / (loopUsPerCall + own)).toFixed(2)}× the loop's speed`,
+	};
 }

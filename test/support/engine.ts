@@ -94,12 +94,20 @@ export interface NodeRunResult {
 	run: IRun;
 }
 
+export type RequestHelper = IPollFunctions['helpers']['httpRequestWithAuthentication'];
+
 /**
  * Runs this package's nodes inside n8n-core's real WorkflowExecute, with an in-memory credential
  * store that performs the credential's real token exchange.
  */
 export class Engine {
 	readonly credentials: InMemoryCredentialsHelper;
+
+	/**
+	 * For the bench: n8n's request helper as the polls see it, wrapped (to record its answers, or to
+	 * answer from a recording without HTTP); undefined for n8n's own.
+	 */
+	wrapRequestHelper: ((helper: RequestHelper) => RequestHelper) | undefined;
 
 	private workflowCounter = 0;
 
@@ -177,6 +185,7 @@ export class Engine {
 		const node = this.node('Trigger', type, parameters, [0, 0], typeVersion);
 		const workflow = this.workflow([node], {}, staticData);
 		const context: IPollFunctions = new PollContext(workflow, node, this.additionalData(), mode, 'activate');
+		if (this.wrapRequestHelper) context.helpers.httpRequestWithAuthentication = this.wrapRequestHelper(context.helpers.httpRequestWithAuthentication);
 		const nodeType = lookup(type);
 		return await nodeType.poll!.call(context);
 	}

@@ -290,6 +290,30 @@ describe('RequestPacer', () => {
 		expect(sentAt).toEqual([0, 500, 60_500, 61_000]);
 	});
 
+	it('under a cap, lets a request waiting for room go before one that asked after it', async () => {
+		// Timers run only when the test runs them: room appears at 60 000, before the timer waking the
+		// waiting request has run, as on a busy event loop.
+		const clock = eventLoopClock();
+		const quota = new AccountQuota(clock);
+		const capped = () => new RequestPacer({ maxConcurrency: 4, requestsPerMinute: 1 }, clock, quota);
+		(await capped().acquire())();
+		const sent: string[] = [];
+		const send = async (name: string) => {
+			(await capped().acquire())();
+			sent.push(`${name} at ${clock.time}`);
+		};
+		clock.time = 10;
+		const first = send('first');
+		await clock.settle();
+		clock.time = 60_002;
+		const second = send('second');
+		await clock.settle();
+		await clock.runTimers(() => sent.length === 2);
+		await Promise.all([first, second]);
+		// Taking the room as it asked, the second went at 60 002 and the first a whole minute later.
+		expect(sent).toEqual(['first at 60002', 'second at 120002']);
+	});
+
 	it('under a cap below the concurrency, waits for an answer when every counted request is under way', async () => {
 		const clock = fakeClock();
 		const pacer = new RequestPacer({ maxConcurrency: 5, requestsPerMinute: 1 }, clock);

@@ -47,10 +47,14 @@ export class RateWindow {
 		return this.unanswered === 0 && this.lastUsedAt <= now - RATE_WINDOW_MS;
 	}
 
-	/** Counts one request, waiting first while `cap` (0: none) is reached; nothing when there is room now. */
+	/**
+	 * Counts one request, waiting first while `cap` (0: none) is reached; nothing when there is room now.
+	 * With requests waiting, room that appeared before their timer ran is theirs first: taken by a later
+	 * request, it sent an earlier one under the same cap to the back of another whole window.
+	 */
 	count(cap: number): Promise<void> | undefined {
 		const now = this.clock.now();
-		if (this.hasRoom(cap, now)) {
+		if ((cap === 0 || this.waiting.length === 0) && this.hasRoom(cap, now)) {
 			this.countOne(now);
 			return undefined;
 		}

@@ -2,7 +2,7 @@ import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
 import { EnvelopeError, unwrapEnvelope } from '../../nodes/shared/transport/envelope';
 import { describeFailure } from '../../nodes/shared/transport/errors';
-import { AccountQuota, RequestPacer } from '../../nodes/shared/transport/pacer';
+import { AccountQuota, quotaForAccount, RequestPacer } from '../../nodes/shared/transport/pacer';
 import { isRetryable, parseRetryAfter, retryDelayMs } from '../../nodes/shared/transport/retryPolicy';
 import { TokenRequestError } from '../../nodes/shared/transport/token';
 import { accountKey, fillPath, joinUrl } from '../../nodes/shared/transport/url';
@@ -205,6 +205,28 @@ async function pacerAfterA429(clock: EventLoopClock, maxConcurrency = 8) {
 	return { quota, pacer: new RequestPacer({ maxConcurrency }, clock, quota), spacing: 1000 / (200 * 0.98) };
 }
 
+/**
+ * A request through `waiting` that waits for room from 10 ms on, and one through `later` that asks at
+ * 60 002 ms, when the window's answers (at 0) have left it but the waiting one's timer has not run,
+ * as on a busy event loop: when each went.
+ */
+async function waitingThenLater(clock: EventLoopClock, waiting: RequestPacer, later: RequestPacer): Promise<string[]> {
+	const sent: string[] = [];
+	const send = async (pacer: RequestPacer, name: string) => {
+		(await pacer.acquire())();
+		sent.push(`${name} at ${clock.time}`);
+	};
+	clock.time = 10;
+	const first = send(waiting, 'waiting');
+	await clock.settle();
+	clock.time = 60_002;
+	const second = send(later, 'later');
+	await clock.settle();
+	await clock.runTimers(() => sent.length === 2);
+	await Promise.all([first, second]);
+	return sent;
+}
+
 /** The most of `times` within any `windowMs`. */
 function mostWithin(times: number[], windowMs: number): number {
 	const sorted = [...times].sort((a, b) => a - b);
@@ -291,27 +313,45 @@ describe('RequestPacer', () => {
 	});
 
 	it('under a cap, lets a request waiting for room go before one that asked after it', async () => {
-		// Timers run only when the test runs them: room appears at 60 000, before the timer waking the
-		// waiting request has run, as on a busy event loop.
 		const clock = eventLoopClock();
 		const quota = new AccountQuota(clock);
 		const capped = () => new RequestPacer({ maxConcurrency: 4, requestsPerMinute: 1 }, clock, quota);
 		(await capped().acquire())();
-		const sent: string[] = [];
-		const send = async (name: string) => {
-			(await capped().acquire())();
-			sent.push(`${name} at ${clock.time}`);
+		// Not the later one at 60 002, having taken the room as it asked, and the waiting one a minute later.
+		expect(await waitingThenLater(clock, capped(), capped())).toEqual(['waiting at 60002', 'later at 120002']);
+	});
+
+	it('under a lower cap than a request waiting for room, a later request goes first when both fit', async () => {
+		const clock = eventLoopClock();
+		const quota = new AccountQuota(clock);
+		const cappedAt = (requestsPerMinute: number) => new RequestPacer({ maxConcurrency: 4, requestsPerMinute }, clock, quota);
+		const answeredAtZero = await Promise.all([cappedAt(2).acquire(), cappedAt(2).acquire()]);
+		answeredAtZero.forEach((release) => release());
+		// One in the window leaves room under cap 2 for the waiting one: neither waits another minute.
+		expect(await waitingThenLater(clock, cappedAt(2), cappedAt(1))).toEqual(['later at 60002', 'waiting at 60002']);
+	});
+
+	it("keeps an account's window while a request waits in it for room, however late its timer", async () => {
+		const clock = eventLoopClock();
+		clock.time = 1_000_000;
+		const cappedRun = () => new RequestPacer({ maxConcurrency: 1, requestsPerMinute: 1 }, clock, quotaForAccount('waiting for room', clock));
+		const run = cappedRun();
+		(await run.acquire())(); // answered at 1 000 000
+		const sentAt: number[] = [];
+		const send = async (pacer: RequestPacer) => {
+			(await pacer.acquire())();
+			sentAt.push(clock.time);
 		};
-		clock.time = 10;
-		const first = send('first');
+		clock.time += 10;
+		const waiting = send(run);
 		await clock.settle();
-		clock.time = 60_002;
-		const second = send('second');
-		await clock.settle();
-		await clock.runTimers(() => sent.length === 2);
-		await Promise.all([first, second]);
-		// Taking the room as it asked, the second went at 60 002 and the first a whole minute later.
-		expect(sent).toEqual(['first at 60002', 'second at 120002']);
+		// The answer left the window, the waiting request's timer has not run, and another run starts:
+		// taken for idle, the account's window was dropped, and both went at once under a cap of 1.
+		clock.time = 1_060_001;
+		const other = send(cappedRun());
+		await clock.runTimers(() => sentAt.length === 2);
+		await Promise.all([waiting, other]);
+		expect(sentAt[1] - sentAt[0]).toBeGreaterThanOrEqual(60_000);
 	});
 
 	it('under a cap below the concurrency, waits for an answer when every counted request is under way', async () => {

@@ -42,19 +42,15 @@ export class RateWindow {
 		this.lastUsedAt = Math.max(this.lastUsedAt, now);
 	}
 
-	/** Nothing under way, and no request, answer or lookup of the account in the last 60 s. */
+	/** Nothing under way or waiting for room, and no request, answer or lookup of the account in the last 60 s. */
 	isEmpty(now: number): boolean {
-		return this.unanswered === 0 && this.lastUsedAt <= now - RATE_WINDOW_MS;
+		return this.unanswered === 0 && this.waiting.length === 0 && this.lastUsedAt <= now - RATE_WINDOW_MS;
 	}
 
-	/**
-	 * Counts one request, waiting first while `cap` (0: none) is reached; nothing when there is room now.
-	 * With requests waiting, room that appeared before their timer ran is theirs first: taken by a later
-	 * request, it sent an earlier one under the same cap to the back of another whole window.
-	 */
+	/** Counts one request, waiting first while `cap` (0: none) is reached; nothing when there is room now. */
 	count(cap: number): Promise<void> | undefined {
 		const now = this.clock.now();
-		if ((cap === 0 || this.waiting.length === 0) && this.hasRoom(cap, now)) {
+		if (this.hasRoom(cap, now) && (cap === 0 || !this.takesAWaitersRoom())) {
 			this.countOne(now);
 			return undefined;
 		}
@@ -82,6 +78,18 @@ export class RateWindow {
 	private hasRoom(cap: number, now: number): boolean {
 		while (this.answeredAt.length > 0 && this.answeredAt.peek()! <= now - RATE_WINDOW_MS) this.answeredAt.shift();
 		return cap === 0 || this.answeredAt.length + this.unanswered < cap;
+	}
+
+	/**
+	 * Whether one more request now would leave a waiting request without the room it has. Room appears
+	 * when the oldest answer leaves the window, but the waiting are let in by a timer, which a busy
+	 * process runs late: a later request taking that room sent an earlier one under the same cap to
+	 * the back of another whole minute. One under a lower cap than the waiting may still go first when
+	 * both fit (call after `hasRoom`, which drops the answers that left the window).
+	 */
+	private takesAWaitersRoom(): boolean {
+		const counted = this.answeredAt.length + this.unanswered;
+		return this.waiting.some((waiter) => counted < waiter.cap && counted + 1 >= waiter.cap);
 	}
 
 	private countOne(now: number): void {

@@ -77,7 +77,12 @@ export class RateWindow {
 
 	private hasRoom(cap: number, now: number): boolean {
 		while (this.answeredAt.length > 0 && this.answeredAt.peek()! <= now - RATE_WINDOW_MS) this.answeredAt.shift();
-		return cap === 0 || this.answeredAt.length + this.unanswered < cap;
+		return cap === 0 || this.counted < cap;
+	}
+
+	/** Requests in the window: under way, and answered within the last 60 s as of the last `hasRoom`. */
+	private get counted(): number {
+		return this.answeredAt.length + this.unanswered;
 	}
 
 	/**
@@ -88,7 +93,7 @@ export class RateWindow {
 	 * both fit (call after `hasRoom`, which drops the answers that left the window).
 	 */
 	private takesAWaitersRoom(): boolean {
-		const counted = this.answeredAt.length + this.unanswered;
+		const counted = this.counted;
 		return this.waiting.some((waiter) => counted < waiter.cap && counted + 1 >= waiter.cap);
 	}
 

@@ -12,6 +12,7 @@
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialsDecrypted,
+	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestMethods,
 	INodeExecutionData,
@@ -108,11 +109,16 @@ export async function executeHelperLoop(engine: Engine, calls: RawCall[], concur
 	return outcome(wallMs, result.items, result.error);
 }
 
+/** Each engine's loop polls as one active workflow, as the trigger it stands beside does (Engine.poll). */
+const loopStaticData = new WeakMap<Engine, IDataObject>();
+
 /** The loop as a polling node, called the way n8n's poller calls the trigger. */
 export async function pollHelperLoop(engine: Engine, calls: RawCall[], concurrency: number): Promise<HelperLoopRun> {
 	registerNodeType(HELPER_LOOP_TYPE, helperLoopNode(calls, concurrency));
+	let staticData = loopStaticData.get(engine);
+	if (!staticData) loopStaticData.set(engine, (staticData = {}));
 	try {
-		const { result, wallMs } = await timed(() => engine.poll({}, {}, 'trigger', HELPER_LOOP_TYPE));
+		const { result, wallMs } = await timed(() => engine.poll({}, staticData, 'trigger', HELPER_LOOP_TYPE));
 		return outcome(wallMs, result?.[0] ?? []);
 	} catch (error) {
 		return { wallMs: NaN, ok: 0, error: (error as Error).message };

@@ -96,6 +96,14 @@ export interface NodeRunResult {
 
 export type RequestHelper = IPollFunctions['helpers']['httpRequestWithAuthentication'];
 
+interface Activation {
+	/** The node's parameters, type and version it was activated with. */
+	signature: string;
+	context: IPollFunctions;
+	/** n8n's own, before the bench's wrapRequestHelper. */
+	requestHelper: RequestHelper;
+}
+
 /**
  * Runs this package's nodes inside n8n-core's real WorkflowExecute, with an in-memory credential
  * store that performs the credential's real token exchange.
@@ -110,6 +118,9 @@ export class Engine {
 	wrapRequestHelper: ((helper: RequestHelper) => RequestHelper) | undefined;
 
 	private workflowCounter = 0;
+
+	/** The active trigger workflows, by their static data (see poll). */
+	private readonly activations = new WeakMap<IDataObject, Activation>();
 
 	constructor(options: EngineOptions) {
 		const credentialType: ICredentialType = new SatelliteTrackingApi();
@@ -174,7 +185,13 @@ export class Engine {
 		return await finished;
 	}
 
-	/** Calls a polling node's poll() the way n8n's poller does, with persistent static data. */
+	/**
+	 * Calls a polling node's poll() the way n8n's poller does, with persistent static data. Polls of
+	 * one active workflow (mode `trigger`, the same static data object, node and parameters) share
+	 * one Workflow and one PollContext, as n8n's ActiveWorkflows keeps them from activation on: the
+	 * state a poll saved is then read back as it was saved. Anything else is a new activation, whose
+	 * Workflow wraps the static data in n8n's change-tracking proxies, as after a restart.
+	 */
 	async poll(
 		parameters: INode['parameters'],
 		staticData: IDataObject,
@@ -182,12 +199,26 @@ export class Engine {
 		type = TRIGGER_NODE_TYPE,
 		typeVersion = 1,
 	): Promise<INodeExecutionData[][] | null> {
+		const { context, requestHelper } = this.activation(parameters, staticData, mode, type, typeVersion);
+		context.helpers.httpRequestWithAuthentication = this.wrapRequestHelper ? this.wrapRequestHelper(requestHelper) : requestHelper;
+		return await lookup(type).poll!.call(context);
+	}
+
+	private activation(
+		parameters: INode['parameters'],
+		staticData: IDataObject,
+		mode: WorkflowExecuteMode,
+		type: string,
+		typeVersion: number,
+	): Activation {
+		const signature = JSON.stringify([parameters, type, typeVersion]);
+		const active = mode === 'trigger' ? this.activations.get(staticData) : undefined;
+		if (active?.signature === signature) return active;
 		const node = this.node('Trigger', type, parameters, [0, 0], typeVersion);
-		const workflow = this.workflow([node], {}, staticData);
-		const context: IPollFunctions = new PollContext(workflow, node, this.additionalData(), mode, 'activate');
-		if (this.wrapRequestHelper) context.helpers.httpRequestWithAuthentication = this.wrapRequestHelper(context.helpers.httpRequestWithAuthentication);
-		const nodeType = lookup(type);
-		return await nodeType.poll!.call(context);
+		const context: IPollFunctions = new PollContext(this.workflow([node], {}, staticData), node, this.additionalData(), mode, 'activate');
+		const activation = { signature, context, requestHelper: context.helpers.httpRequestWithAuthentication };
+		if (mode === 'trigger') this.activations.set(staticData, activation);
+		return activation;
 	}
 
 	/**

@@ -25,19 +25,6 @@ export async function withPeakRss<T>(work: () => Promise<T>, everyMs = 20): Prom
 	}
 }
 
-/**
- * One round of sides measured one after the other, round `round` starting with a different side, so a
- * burst of load on the shared machine does not always land on the same one. Each side starts from a
- * collected heap: the garbage one side leaves (a poll's or a node's the most) is no part of the next
- * one's time.
- */
-export async function sideBySide(sides: Array<() => Promise<void>>, round: number, gc: () => void): Promise<void> {
-	for (let index = 0; index < sides.length; index++) {
-		gc();
-		await sides[(index + round) % sides.length]();
-	}
-}
-
 export function median(values: number[]): number {
 	if (values.length === 0) return NaN;
 	const sorted = [...values].sort((a, b) => a - b);

@@ -11,7 +11,7 @@ import { Engine } from '../../test/support/engine';
 import type { BenchContext } from '../context';
 import { diyOutcome, diyWorkflow, type DiyOutcome } from '../diy';
 import { executeHelperLoop, type HelperLoopRun } from '../helperLoop';
-import { median, sideBySide, sleepMs, timed, withPeakRss } from '../measure';
+import { median, sleepMs, timed, withPeakRss } from '../measure';
 import { rawCall, rawRun, type RawCall, type RawRun } from '../rawClient';
 import { helperLoopFigures, verdict, type Figure } from '../report';
 import { startSandboxProcess, type SandboxProcess } from '../sandboxProcess';
@@ -132,15 +132,19 @@ async function p2Throughput(ctx: BenchContext, sandbox: SandboxProcess, engine: 
 	const measured: P2Round[] = [];
 	for (let round = 0; round < rounds; round++) {
 		ctx.log(`P2: round ${round + 1}/${rounds}, ${items} items: ceiling, n8n helper loop, node${ctx.diy.loaded ? ', DIY' : ''}`);
+		// Each round runs them side by side, starting with a different one, so a burst of load on
+		// the shared machine does not always land on the same side.
 		const runs: Array<() => Promise<void>> = [];
 		const entry = {} as P2Round;
 		runs.push(async () => {
 			entry.ceiling = await rawRun(sandbox.url, calls, DEFAULT_CONCURRENCY);
 		});
 		runs.push(async () => {
+			ctx.gc();
 			entry.helperLoop = await executeHelperLoop(engine, calls, DEFAULT_CONCURRENCY, rows);
 		});
 		runs.push(async () => {
+			ctx.gc();
 			const { result, peakRssBytes, startRssBytes } = await withPeakRss(() => timed(() => engine.runNode(lastLocationParameters(), { items: rows })));
 			const { items: output, error } = result.result;
 			entry.node = {
@@ -154,11 +158,12 @@ async function p2Throughput(ctx: BenchContext, sandbox: SandboxProcess, engine: 
 		});
 		if (ctx.diy.loaded) {
 			runs.push(async () => {
+				ctx.gc();
 				const { result, peakRssBytes, startRssBytes } = await withPeakRss(() => timed(() => engine.runWorkflow(diyWorkflow(engine, sandbox.url, rows))));
 				entry.diy = { wallMs: result.wallMs, peakRssBytes, startRssBytes, ...diyOutcome(result.result) };
 			});
 		}
-		await sideBySide(runs, round, ctx.gc);
+		for (let index = 0; index < runs.length; index++) await runs[(index + round) % runs.length]();
 		measured.push(entry);
 	}
 

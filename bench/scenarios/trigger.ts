@@ -10,7 +10,7 @@ import { DEMO_API_KEY, DEMO_USER_NAME } from '../../sandbox/server';
 import { Engine, type RequestHelper } from '../../test/support/engine';
 import type { BenchContext } from '../context';
 import { pollHelperLoop, type HelperLoopRun } from '../helperLoop';
-import { median, sideBySide, timed } from '../measure';
+import { median, timed } from '../measure';
 import { rawCall, rawRun, type RawCall } from '../rawClient';
 import { helperLoopFigures, verdict, type Figure } from '../report';
 import { startSandboxProcess, type SandboxProcess } from '../sandboxProcess';
@@ -76,7 +76,8 @@ async function pollDevices(ctx: BenchContext, devices: number): Promise<void> {
 		};
 		const first = await poll();
 		// Then rounds of: every device moves, then a poll that emits for each, the ceiling and n8n's
-		// helper loop doing the same (read-only) calls, side by side (sideBySide).
+		// helper loop doing the same (read-only) calls, each round starting with a different one, so
+		// load on the shared machine does not always land on one side.
 		const loopEngine = new Engine({ baseUrl: sandbox.url, userName: DEMO_USER_NAME, apiKey: DEMO_API_KEY });
 		// Every device moves, then one untimed read of them all: the sandbox's first reads after a
 		// move (its new fixes, its garbage) are no part of any side's time.
@@ -98,7 +99,7 @@ async function pollDevices(ctx: BenchContext, devices: number): Promise<void> {
 				async () => void (entry.ceilingMs = (await rawRun(sandbox.url, calls, DEFAULT_CONCURRENCY)).wallMs),
 				async () => void (entry.helperLoop = await pollHelperLoop(loopEngine, calls, DEFAULT_CONCURRENCY)),
 			];
-			await sideBySide(sides, round, ctx.gc);
+			for (let index = 0; index < sides.length; index++) await sides[(index + round) % sides.length]();
 			rounds.push(entry);
 		}
 		const stateBytes = Buffer.byteLength(JSON.stringify(staticData));

@@ -11,7 +11,7 @@ import { distanceMeters } from '../../nodes/shared/geo/distance';
 import { DEMO_API_KEY, DEMO_USER_NAME } from '../../sandbox/server';
 import { Engine } from '../../test/support/engine';
 import type { BenchContext } from '../context';
-import { median, sideBySide, timed } from '../measure';
+import { median, timed } from '../measure';
 import { rawCall, rawToken } from '../rawClient';
 import { verdict } from '../report';
 import { startSandboxProcess } from '../sandboxProcess';
@@ -163,7 +163,7 @@ export async function tripsScenario(ctx: BenchContext): Promise<void> {
 					entry.loop = { wallMs: result.wallMs, heapGrowth: growth, ...result.result };
 				},
 			];
-			await sideBySide(sides, round, ctx.gc);
+			for (let index = 0; index < sides.length; index++) await sides[(index + round) % sides.length]();
 			rounds.push(entry);
 		}
 		const nodeMs = median(rounds.map((round) => round.node.wallMs));

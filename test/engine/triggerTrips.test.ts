@@ -46,8 +46,9 @@ async function playDay(h: TriggerHarness, role: 'deliveryRound' | 'depotIdling' 
 	for (let now = first, poll = 0; now <= last + everyMinutes * MINUTE; now += everyMinutes * MINUTE, poll++) {
 		while (uploaded < fixes.length && Date.parse(fixes[uploaded].dateTime) <= now) h.sandbox.store.addFix(role, fixes[uploaded++] as Location);
 		setNow(now);
-		// As n8n's queue mode and durable scheduler give it: a JSON copy each poll (n8n wraps the object it is given
-		// in proxies once more each run, which over hundreds of polls of one object overflows the stack).
+		// As n8n 2.41's durable scheduler gives it: a copy of the saved state each poll (a new Workflow per
+		// poll over one object would wrap it in proxies once more each run, which over hundreds of polls
+		// overflowed the stack).
 		staticData = restartedFrom(staticData);
 		if (poll === 12) h.restart();
 		events.push(...(await h.poll({ ...SCRIPTED_DEVICES, ...parameters }, staticData, 'trigger', 2)));

@@ -188,8 +188,9 @@ export class Engine {
 	/**
 	 * Calls a polling node's poll() the way n8n's poller does, with persistent static data. Polls of
 	 * one active workflow (mode `trigger`, the same static data object, node and parameters) share
-	 * one Workflow and one PollContext, as n8n's ActiveWorkflows keeps them from activation on: the
-	 * state a poll saved is then read back as it was saved. Anything else is a new activation, whose
+	 * one Workflow and one PollContext, as n8n's regular scheduler keeps them from activation on
+	 * (ActiveWorkflows in n8n-core 2.8, ActiveWorkflowTriggers in 2.41): the state a poll saved is
+	 * then read back as it was saved. Other parameters or static data are a new activation, whose
 	 * Workflow wraps the static data in n8n's change-tracking proxies, as after a restart.
 	 */
 	async poll(

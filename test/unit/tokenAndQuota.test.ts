@@ -314,6 +314,36 @@ describe('one quota per account', () => {
 		expect(quotaForAccount('https://x\na@b.c', clock)).not.toBe(a);
 		expect(trackedAccounts()).toBeLessThanOrEqual(before);
 	});
+
+	it('keeps an account idle for a minute while the rate learned from its 429 is in force', async () => {
+		const clock = fakeClock();
+		clock.time = 2_000_000;
+		const account = 'https://x\nthrottled@b.c';
+		const sweep = () => quotaForAccount('https://y\nanother@b.c', clock);
+		const quota = quotaForAccount(account, clock);
+		const pacer = new RequestPacer({ maxConcurrency: 1 }, clock, quota);
+		for (let i = 0; i < 200; i++) {
+			clock.time += 5;
+			(await pacer.acquire())();
+			pacer.succeeded();
+		}
+		pacer.throttled(1000, true);
+		// Idle past the minute an unused account is kept: the next run still sends at the learned rate.
+		// It was forgotten, so a workflow run every few minutes met a 429 and its pause at every run.
+		clock.time += 61_000;
+		sweep();
+		const later = quotaForAccount(account, clock);
+		expect(later).toBe(quota);
+		const nextRun = new RequestPacer({ maxConcurrency: 8 }, clock, later);
+		(await nextRun.acquire())();
+		const sentFirst = clock.time;
+		(await nextRun.acquire())();
+		expect(clock.time - sentFirst).toBeCloseTo(1000 / (200 * 0.98), 6);
+		// The rate lapses five minutes after its 429; a minute's idleness after that forgets the account.
+		clock.time += 5 * 60_000;
+		sweep();
+		expect(quotaForAccount(account, clock)).not.toBe(quota);
+	});
 });
 
 describe("the credential's authenticate", () => {

@@ -31,15 +31,20 @@ export class AccountQuota {
 		this.pushback = new Pushback(clock);
 	}
 
-	/** Nothing under way or waiting, no pause and nothing in the last 60 s: forgetting it loses nothing. */
+	/**
+	 * Nothing under way or waiting, nothing in the last 60 s, and no pause or learned rate in force:
+	 * forgetting it loses nothing. A learned rate outlives a minute's idleness: a workflow run every
+	 * few minutes would otherwise meet a 429 and its pause at every run.
+	 */
 	isIdle(now: number): boolean {
-		return !this.slots.inUse && this.window.isEmpty(now) && this.pushback.pausedUntil <= now;
+		return !this.slots.inUse && this.window.isEmpty(now) && this.pushback.holdsNothing(now);
 	}
 }
 
 /**
- * One quota per account in this process; entries no run has used for a minute are dropped, so
- * the map holds only the accounts in use. Each n8n process (main or worker) has its own.
+ * One quota per account in this process; entries no run has used for a minute, and with no rate
+ * learned from a 429 still in force, are dropped, so the map holds only the accounts in use. Each
+ * n8n process (main or worker) has its own.
  */
 const accountQuotas = new Map<string, AccountQuota>();
 

@@ -110,6 +110,11 @@ export class Pushback {
 		return true;
 	}
 
+	/** No pause and no learned rate in force: forgetting the account loses nothing. */
+	holdsNothing(now: number): boolean {
+		return this.pausedUntil <= now && !this.spacingInForce(now);
+	}
+
 	pause(until: number): void {
 		this.pausedUntil = Math.max(this.pausedUntil, until);
 	}

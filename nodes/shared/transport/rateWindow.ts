@@ -3,7 +3,8 @@ import { Queue } from './queue';
 
 /**
  * The span Max Requests per Minute counts over; also the longest span a rate is learned over, and how
- * long an account unused is kept in the registry (a learned rate itself lasts 5 minutes: pushback.ts).
+ * long an account unused is kept in the registry (longer while a rate learned from a 429 is in force:
+ * 5 minutes, pushback.ts).
  */
 export const RATE_WINDOW_MS = 60_000;
 

@@ -3,15 +3,19 @@
  * n8n's durable scheduler backs off as the cause deserves: waits as long as a rate limit asks, and
  * waits long when only the user can help.
  */
-import { NodeOperationError, type INode } from 'n8n-workflow';
+import { ExecutionBaseError, NodeOperationError, type INode } from 'n8n-workflow';
 
 import { declare, failureOf, type DeclaredFailure } from '../shared/transport/failure';
 
-/** `error` with its cause declared: the transport's when it gave one, else told from what it is. */
+/**
+ * `error` with its cause declared: the transport's when it gave one, else told from what it is. As an
+ * n8n error: n8n stores a failed poll's error as JSON, and only their `toJSON` keeps the message (a
+ * bare one left the execution saying "Problem in node" and nothing more).
+ */
 export function declaredPollError(node: INode, error: unknown): Error {
 	const thrown = error instanceof Error ? error : new NodeOperationError(node, String(error));
-	if (failureOf(thrown)) return thrown;
-	return declare(thrown, { cause: causeOf(thrown) });
+	const failure = failureOf(thrown) ?? { cause: causeOf(thrown) };
+	return declare(thrown instanceof ExecutionBaseError ? thrown : new NodeOperationError(node, thrown), failure);
 }
 
 function causeOf(error: Error): DeclaredFailure['cause'] {

@@ -246,7 +246,9 @@ describe('errors the trigger shows and declares', () => {
 		const polled = async (h: TriggerHarness, parameters: INodeParameters, staticData: IDataObject) =>
 			await h.poll(parameters, staticData).then(
 				(events) => ({ reported: of(events, 'locationUpdated') }),
-				(error: Error & { failure?: unknown }) => ({ message: error.message, failure: error.failure }),
+				// `stored`: the message as n8n saves a failed poll's execution, as JSON: a bare ApplicationError
+				// lost it there, and the execution said only "Problem in node" (helper-47, in the editor).
+				(error: Error & { failure?: unknown }) => ({ message: error.message, failure: error.failure, stored: (JSON.parse(JSON.stringify(error)) as { message?: unknown }).message }),
 			);
 
 		it('on the listing\'s retry: the poll says so, where it said no read ended within Max Poll Time, and the next poll reads on', async () => {
@@ -261,6 +263,7 @@ describe('errors the trigger shows and declares', () => {
 				expect(await polled(h, parameters, staticData)).toEqual({
 					message: 'Max Requests per Poll (2) was spent on retries or a new token before any device was read; the next poll tries again',
 					failure: { cause: 'temporarily-unavailable' },
+					stored: 'Max Requests per Poll (2) was spent on retries or a new token before any device was read; the next poll tries again',
 				});
 				expect(await polled(h, parameters, staticData)).toEqual({ reported: ['d-1'] });
 			});
@@ -279,11 +282,13 @@ describe('errors the trigger shows and declares', () => {
 					expect(await polled(h, parameters({ maxRequestsPerPoll }), staticData)).toEqual({
 						message: 'The tracking API answered 401: Invalid or expired token.',
 						failure: { cause: 'credential-invalid' },
+						stored: 'The tracking API answered 401: Invalid or expired token.',
 					});
 				}
 				expect(await polled(h, parameters({}), staticData)).toEqual({
 					message: 'The tracking API refuses this call with a fresh token: Invalid or expired token.',
 					failure: { cause: 'credential-invalid' },
+					stored: 'The tracking API refuses this call with a fresh token: Invalid or expired token.',
 				});
 			});
 		});

@@ -2,8 +2,9 @@
 import { freshFixes } from '../../nodes/SatelliteTrackingTrigger/detection/fixes';
 import { readsTelemetry } from '../../nodes/SatelliteTrackingTrigger/detection/needs';
 import { countNotifications, undatedAlerts } from '../../nodes/shared/notifications';
-import { declaredFailure } from '../../nodes/shared/transport/failure';
-import type { INode } from 'n8n-workflow';
+import { declaredPollError } from '../../nodes/SatelliteTrackingTrigger/failures';
+import { declare, declaredFailure, failureOf } from '../../nodes/shared/transport/failure';
+import { ApplicationError, type INode } from 'n8n-workflow';
 
 import { describeHttpFailure, toNodeApiError } from '../../nodes/shared/transport/errors';
 import type { Alert, Location } from '../../nodes/shared/wire';
@@ -51,6 +52,20 @@ describe('declared failures (what n8n\'s scheduler reads)', () => {
 		const error = toNodeApiError(node, describeHttpFailure(429, { error: 'slow down' }, { 'retry-after': '90' }), 0);
 		expect(JSON.parse(JSON.stringify({ failure: (error as { failure?: unknown }).failure }))).toEqual({ failure: { cause: 'rate-limited', retryAfterMs: 90_000 } });
 		expect(toNodeApiError(node, describeHttpFailure(400, {}))).not.toHaveProperty('failure');
+	});
+
+	it("keep the poll's error message where n8n stores a failed poll, as JSON, whatever was thrown", () => {
+		// A bare ApplicationError or TypeError keeps its message in no JSON: the saved execution said only
+		// "Problem in node" (helper-47, in the editor, for "No device read ended within Max Poll Time").
+		const node = { id: 't', name: 'Trigger', type: 'satelliteTrackingTrigger', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
+		const stored = (error: Error) => JSON.parse(JSON.stringify(error)) as { message?: string };
+		const declaredOnce = declare(new ApplicationError('No device read ended within Max Poll Time'), { cause: 'temporarily-unavailable' });
+		const slow = declaredPollError(node, declaredOnce);
+		expect([stored(slow).message, failureOf(slow)]).toEqual(['No device read ended within Max Poll Time', { cause: 'temporarily-unavailable' }]);
+		const bug = declaredPollError(node, new TypeError("Cannot read properties of undefined (reading 'id')"));
+		expect([stored(bug).message, failureOf(bug)]).toEqual(["Cannot read properties of undefined (reading 'id')", { cause: 'node-defect' }]);
+		const api = toNodeApiError(node, describeHttpFailure(503, { error: 'maintenance' }));
+		expect(declaredPollError(node, api)).toBe(api);
 	});
 });
 

@@ -32,7 +32,7 @@ export interface SandboxProcess {
 	revokeTokens(): Promise<void>;
 	/** Appends `minutes` of fixes to every device that has reported. */
 	moveDevices(minutes: number): Promise<void>;
-	setOptions(options: Partial<Pick<RuntimeOptions, 'latencyMs' | 'rateLimit' | 'requestLogLimit' | 'retryAfterHeader'>>): Promise<void>;
+	setOptions(options: Partial<Pick<RuntimeOptions, 'accounts' | 'latencyMs' | 'rateLimit' | 'requestLogLimit' | 'retryAfterHeader'>>): Promise<void>;
 	/** Adds a device, and a history to it. */
 	addDevice(device: { id: string; name: string }): Promise<void>;
 	addFixes(deviceId: string, locations: object[]): Promise<void>;

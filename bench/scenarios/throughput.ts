@@ -39,8 +39,8 @@ interface NodeOutcome {
 	error?: string;
 }
 
-function engineFor(url: string): Engine {
-	return new Engine({ baseUrl: url, userName: DEMO_USER_NAME, apiKey: DEMO_API_KEY });
+function engineFor(url: string, userName = DEMO_USER_NAME): Engine {
+	return new Engine({ baseUrl: url, userName, apiKey: DEMO_API_KEY });
 }
 
 export async function throughputScenarios(ctx: BenchContext, run: { p1: boolean; p2: boolean; p2q: boolean }): Promise<void> {
@@ -272,8 +272,13 @@ async function p2qQuota(ctx: BenchContext, sandbox: SandboxProcess, engine: Engi
 		const stats = await sandbox.stats();
 		return { label, wallMs, ...result, requests: stats.requests - stats.tokenCalls, tooManyRequests: stats.tooManyRequests, tokenCalls: stats.tokenCalls };
 	};
-	const nodeRun = (requestSettings: IDataObject) => async () => {
-		const { items: output, error } = await engine.runNode(lastLocationParameters(requestSettings), { items: rows });
+	// Each node run on an account of its own, as a first run on an account: the pacer keeps a rate
+	// learned from a 429 for five minutes, and the second run inherited the first's (no 429, no
+	// pause: 1.04× where a run of its own took 1.14×, helper-46).
+	const nodeAccounts = ['p2q-default@sandbox.local', 'p2q-raised@sandbox.local'];
+	await sandbox.setOptions({ accounts: [DEMO_USER_NAME, ...nodeAccounts].map((userName) => ({ userName, apiKey: DEMO_API_KEY })) });
+	const nodeRun = (userName: string, requestSettings: IDataObject) => async () => {
+		const { items: output, error } = await engineFor(sandbox.url, userName).runNode(lastLocationParameters(requestSettings), { items: rows });
 		return { completed: error ? 0 : answered(output), errorItems: output.length - answered(output), error: error?.message };
 	};
 
@@ -282,8 +287,8 @@ async function p2qQuota(ctx: BenchContext, sandbox: SandboxProcess, engine: Engi
 			const run = await rawRun(sandbox.url, lastLocationCalls(rows), DEFAULT_CONCURRENCY);
 			return { completed: run.ok, errorItems: items - run.ok };
 		});
-		const node = await measure(`node, default settings (${DEFAULT_CONCURRENCY} concurrent)`, nodeRun({}));
-		const raised = await measure(`node, Max Concurrent Requests ${raisedConcurrency}`, nodeRun({ maxConcurrency: raisedConcurrency }));
+		const node = await measure(`node, default settings (${DEFAULT_CONCURRENCY} concurrent)`, nodeRun(nodeAccounts[0], {}));
+		const raised = await measure(`node, Max Concurrent Requests ${raisedConcurrency}`, nodeRun(nodeAccounts[1], { maxConcurrency: raisedConcurrency }));
 		const diy = ctx.diy.loaded
 			? await measure('DIY HTTP Request node', async () => {
 					const outcome = diyOutcome(await engine.runWorkflow(diyWorkflow(engine, sandbox.url, rows)));

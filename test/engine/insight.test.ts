@@ -119,6 +119,18 @@ describe('account insight: notification counters and license usage', () => {
 			for (let index = 3; index < arrivals.length; index++) expect(arrivals[index] - arrivals[index - 3]).toBeGreaterThanOrEqual(latencyMs - 5);
 		});
 
+		it('names the device that failed when it counts several, for each input item alike', async () => {
+			// The vendor's message for a device over its own limit names no device: of all the account's,
+			// the user could not tell which one failed (helper-47).
+			ctx.sandbox.faults.inject({ match: { path: '/api/devices/atLimit/alerts' }, kind: 'status', status: 403, message: 'Daily results limit reached for this device.' });
+			const { items } = await ctx.engine.runNode(counters({ deviceSelection: 'all' }), { items: [{}, {}], continueOnFail: true });
+			ctx.sandbox.faults.clear();
+			expect(items.map((item) => [item.pairedItem, item.json.error])).toEqual([0, 1].map((item) => [
+				{ item },
+				'The tracking API answered 403: Daily results limit reached for this device. (device id "atLimit")',
+			]));
+		});
+
 		it("counts today in the chosen zone when no day is given", async () => {
 			ctx.sandbox.store.addDevice({ id: 'today', name: 'Alerted just now', expires: null });
 			const now = new Date();

@@ -74,8 +74,18 @@ export async function perDevice<T>(
 			return { deviceId, deviceName, result };
 		}),
 	);
-	return settled.map((outcome) => {
-		if (outcome.status === 'rejected') throw outcome.reason;
+	return settled.map((outcome, index) => {
+		if (outcome.status === 'rejected') throw deviceIds.length > 1 ? namingDevice(outcome.reason, deviceIds[index]) : outcome.reason;
 		return outcome.value;
 	});
+}
+
+/**
+ * Of many devices read for one item, the error says which one failed: the vendor's message seldom
+ * does ("Daily results limit reached for this device."). As the transport names a 404's ids.
+ */
+function namingDevice(error: unknown, deviceId: string): unknown {
+	const named = `(device id "${deviceId}")`;
+	if (error instanceof Error && !error.message.includes(named)) error.message = `${error.message} ${named}`;
+	return error;
 }

@@ -213,19 +213,6 @@ describe('deviceBackOnline', () => {
 		expect(alone.flat.map((e) => e.event)).toEqual(['deviceBackOnline', 'deviceBackOnline']);
 	});
 
-	it('measures a silence ended by fixes already dated further back than Silent After up to the poll that fetched them', () => {
-		// A tracker out of coverage for hours uploads what it buffered: by the fixes' dates alone it
-		// was back 5 minutes after its last fix (helper-47). Silent After is 30 minutes here.
-		const polls = [
-			{ fixes: [fix(0)], at: 1 },
-			{ fixes: [fix(0)], at: 31 },
-			{ fixes: [fix(10), fix(5)], at: 240 },
-			{ fixes: [fix(250)], at: 251 },
-		];
-		const both = run(polls, settings(['deviceSilent', 'deviceBackOnline']));
-		expect(both.events.map((poll) => poll.map((e) => `${e.event}:${e.silentForMinutes}`))).toEqual([[], ['deviceSilent:31'], ['deviceBackOnline:240'], []]);
-	});
-
 	it('is not reported for a device that was never seen silent', () => {
 		expect(run([{ fixes: [fix(0)], at: 1 }, { fixes: [fix(20)], at: 21 }], settings(['deviceBackOnline'])).flat).toEqual([]);
 	});

@@ -46,17 +46,14 @@ export const deviceSilent: Detector = {
 		if (!newest) return { events: [] };
 		const events: TriggerEvent[] = [];
 		const firstFresh = observation.fresh[0];
+		if (previous.silent === true && firstFresh && observation.previous) {
+			// The gap from the last fix before the silence to the first one after it (in Latest Fix mode,
+			// the first one a poll saw).
+			const gapMs = fixTime(firstFresh) - parseServiceTime(observation.previous.at);
+			events.push(deviceEvent('deviceBackOnline', observation, firstFresh, { silentForMinutes: Math.floor(gapMs / MINUTE_MS) }));
+		}
 		const afterMs = settings.silentAfterMinutes * MINUTE_MS;
 		const heard = lastHeard(observation, previous, afterMs);
-		if (previous.silent === true && firstFresh && observation.previous) {
-			// From when the device was last heard before the silence to when it was heard again: its first
-			// fix after it (in Latest Fix mode, the first one a poll saw), or this poll when that fix was
-			// already dated more than Silent After back. By the fixes' dates alone, a tracker uploading
-			// what it buffered out of coverage for hours was back after 5 minutes (helper-47).
-			const lastBefore = Math.max(parseServiceTime(observation.previous.at), previous.heard === undefined ? -Infinity : parseServiceTime(previous.heard));
-			const heardAgain = heard === undefined ? fixTime(firstFresh) : parseServiceTime(heard);
-			events.push(deviceEvent('deviceBackOnline', observation, firstFresh, { silentForMinutes: Math.floor((heardAgain - lastBefore) / MINUTE_MS) }));
-		}
 		const since = Math.max(fixTime(newest), heard === undefined ? -Infinity : parseServiceTime(heard));
 		if (observation.now.getTime() - since < afterMs) return { events, state: { silent: false, heard } };
 		const alreadyReported = previous.silent === true && observation.fresh.length === 0;

@@ -129,6 +129,11 @@ describe('account insight: notification counters and license usage', () => {
 				{ item },
 				'The tracking API answered 403: Daily results limit reached for this device. (device id "atLimit")',
 			]));
+			// An outage of the service is no device's: naming the first device in order would blame it (helper-48).
+			ctx.sandbox.faults.inject({ match: { path: /\/alerts$/ }, kind: 'status', status: 500, message: 'Internal error.' });
+			const outage = await ctx.engine.runNode(counters({ deviceSelection: 'all', requestSettings: { maxRetries: 0 } }), { items: [{}], continueOnFail: true });
+			ctx.sandbox.faults.clear();
+			expect(jsonOf(outage.items).map((item) => item.error)).toEqual(['The tracking API answered 500: Internal error.']);
 		});
 
 		it("counts today in the chosen zone when no day is given", async () => {

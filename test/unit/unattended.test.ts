@@ -62,8 +62,11 @@ describe('declared failures (what n8n\'s scheduler reads)', () => {
 		const declaredOnce = declare(new ApplicationError('No device read ended within Max Poll Time'), { cause: 'temporarily-unavailable' });
 		const slow = declaredPollError(node, declaredOnce);
 		expect([stored(slow).message, failureOf(slow)]).toEqual(['No device read ended within Max Poll Time', { cause: 'temporarily-unavailable' }]);
-		const bug = declaredPollError(node, new TypeError("Cannot read properties of undefined (reading 'id')"));
+		const typeError = new TypeError("Cannot read properties of undefined (reading 'id')");
+		const bug = declaredPollError(node, typeError);
 		expect([stored(bug).message, failureOf(bug)]).toEqual(["Cannot read properties of undefined (reading 'id')", { cause: 'node-defect' }]);
+		// Where the defect was, for whoever reads n8n's log (helper-48: the stack began in failures.ts).
+		expect([bug.stack, (bug as { cause?: unknown }).cause]).toEqual([typeError.stack, typeError]);
 		const api = toNodeApiError(node, describeHttpFailure(503, { error: 'maintenance' }));
 		expect(declaredPollError(node, api)).toBe(api);
 	});

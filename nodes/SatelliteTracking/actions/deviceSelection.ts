@@ -80,12 +80,18 @@ export async function perDevice<T>(
 	});
 }
 
+/** Refusals of the account or the service (a token, the rate, an outage), not of one device's request. */
+const NOT_THE_DEVICES = new Set([401, 408, 429]);
+
 /**
- * Of many devices read for one item, the error says which one failed: the vendor's message seldom
- * does ("Daily results limit reached for this device."). As the transport names a 404's ids.
+ * Of many devices read for one item, a refusal of one device's request says which device: the
+ * vendor's message seldom does ("Daily results limit reached for this device."). As the transport
+ * names a 404's ids. A failure of the account or the service is no device's, whichever came first.
  */
 function namingDevice(error: unknown, deviceId: string): unknown {
+	const status = Number((error as { httpCode?: unknown } | null)?.httpCode);
+	const devicesOwn = status >= 400 && status < 500 && !NOT_THE_DEVICES.has(status);
 	const named = `(device id "${deviceId}")`;
-	if (error instanceof Error && !error.message.includes(named)) error.message = `${error.message} ${named}`;
+	if (devicesOwn && error instanceof Error && !error.message.includes(named)) error.message = `${error.message} ${named}`;
 	return error;
 }

@@ -7,7 +7,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { deviceLocator, deviceLocatorList } from '../../shared/descriptions';
 import { getResourceId } from '../../shared/parameters';
-import type { TrackingApiClient } from '../../shared/transport';
+import { idsNamed, type TrackingApiClient } from '../../shared/transport';
 import type { Device } from '../../shared/wire';
 
 /**
@@ -85,13 +85,13 @@ const NOT_THE_DEVICES = new Set([401, 408, 429]);
 
 /**
  * Of many devices read for one item, a refusal of one device's request says which device: the
- * vendor's message seldom does ("Daily results limit reached for this device."). As the transport
- * names a 404's ids. A failure of the account or the service is no device's, whichever came first.
+ * vendor's message seldom does ("Daily results limit reached for this device."), named as the
+ * transport names a 404's ids. A failure of the account or the service is no device's, whichever came first.
  */
 function namingDevice(error: unknown, deviceId: string): unknown {
 	const status = Number((error as { httpCode?: unknown } | null)?.httpCode);
 	const devicesOwn = status >= 400 && status < 500 && !NOT_THE_DEVICES.has(status);
-	const named = `(device id "${deviceId}")`;
+	const named = idsNamed({ deviceId });
 	if (devicesOwn && error instanceof Error && !error.message.includes(named)) error.message = `${error.message} ${named}`;
 	return error;
 }

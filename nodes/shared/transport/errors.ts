@@ -95,11 +95,17 @@ export function describeHttpFailure(
  * of many items the user cannot tell which id it meant.
  */
 export function namingIds(failure: RequestFailure, params: Record<string, string | undefined>): RequestFailure {
+	const named = idsNamed(params);
+	if (failure.status !== 404 || named === '') return failure;
+	return { ...failure, message: `${failure.message} ${named}` };
+}
+
+/** The ids a request was for, as an error names them: `(device id "d-1", group id "g-2")`; empty for none. */
+export function idsNamed(params: Record<string, string | undefined>): string {
 	const ids = Object.entries(params)
 		.filter(([, value]) => value !== undefined)
 		.map(([name, value]) => `${name.replace(/Id$/, '')} id "${value}"`);
-	if (failure.status !== 404 || ids.length === 0) return failure;
-	return { ...failure, message: `${failure.message} (${ids.join(', ')})` };
+	return ids.length === 0 ? '' : `(${ids.join(', ')})`;
 }
 
 const CERTIFICATE_TEXT = /certificate|CERT_|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/i;

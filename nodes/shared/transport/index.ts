@@ -3,3 +3,4 @@ export type { UsageCounters } from './envelope';
 export { requestToken, DEFAULT_TIMEOUT_SECONDS } from './token';
 export { MAX_RETRIES } from './retryPolicy';
 export { systemClock } from './clock';
+export { idsNamed } from './errors';

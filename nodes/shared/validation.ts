@@ -40,7 +40,7 @@ const ZONE_SUFFIX = /([zZ]|[+-]\d{2}:?\d{2})$/;
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[zZ]|[+-]\d{2}:?\d{2})?|[zZ])?$/;
 
 /**
- * A date-time without a zone is UTC, as the README promises, whichever separator it uses: the
+ * A date-time without a zone is UTC, as docs/operations.md promises, whichever separator it uses: the
  * spreadsheet and SQL form `2024-03-10 10:00:00` as much as `2024-03-10T10:00:00`. JavaScript would
  * read both in the n8n host's own zone. The service's own ISO 8601 timestamps are UTC too. Any
  * other text (`+2024-03-10`, `2024-03-10 (Berlin)`, `March 10, 2024`) JavaScript also reads in the

@@ -1,6 +1,6 @@
 /**
  * The reliability and security suite (issue 7). Reduced in `npm test`; `npm run test:reliability`
- * sets RELIABILITY_SIZE=full for the figures the README quotes. One file, so that the secrets
+ * sets RELIABILITY_SIZE=full for the figures docs/reliability.md quotes. One file, so that the secrets
  * check (R3) covers what every area produced.
  */
 import { describeBadInput } from './badInput';

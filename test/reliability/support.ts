@@ -10,7 +10,7 @@ import { DEMO_API_KEY, type Sandbox } from '../../sandbox/server';
 import type { NodeRunResult } from '../support/engine';
 import { useSandbox, type Sandboxed } from '../support/sandboxed';
 
-/** `RELIABILITY_SIZE=full` (npm run test:reliability) runs the figures the README quotes. */
+/** `RELIABILITY_SIZE=full` (npm run test:reliability) runs the figures docs/reliability.md quotes. */
 export const FULL = process.env.RELIABILITY_SIZE === 'full';
 
 export const sized = <T>(reduced: T, full: T): T => (FULL ? full : reduced);

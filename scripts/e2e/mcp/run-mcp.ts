@@ -16,7 +16,7 @@
  * (tool-generation/ai-tools.js, createAiTools) has no N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE gate, and
  * this lane runs without that variable (scripts/n8n/setup.ts hermeticEnv drops every N8N_* variable).
  *
- * Env: MCP_PRINT_TOOLS=1 prints the tools/list answer (what the README shows).
+ * Env: MCP_PRINT_TOOLS=1 prints the tools/list answer (what docs/ai-agents.md shows).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -23,7 +23,7 @@
  *      twice; once deactivated, it polls no more (checked after the quota measurement);
  *  (d) a worker SIGKILLed in the middle of a read-only batch: n8n reports the execution failed (or
  *      retries it), and the write before the batch reaches the sandbox once.
- * And it measures (README "Running in queue mode"): both workers running the same workflow against
+ * And it measures (docs/reliability.md, "Running in queue mode"): both workers running the same workflow against
  * a sandbox quota, with Max Requests per Minute set to each worker's share of it, and without. On a
  * second sandbox, an account of its own: nothing else of the lane takes from its quota, and what the
  * pacer learns from its 429 answers slows no other check.

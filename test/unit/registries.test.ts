@@ -1,11 +1,13 @@
 /**
  * The registries that tie names together: a trigger event without a detector or label, a detector
- * parameter its settings never read, or an operation routed but missing from the UI, must not
- * compile or must fail here. The names are the ones saved workflows store (docs/architecture.md):
+ * parameter its settings never read, an operation parameter its code never reads, or an operation
+ * routed but missing from the UI, must not compile or must fail here. The names are the ones saved workflows store (docs/architecture.md):
  * add, never rename.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { IDataObject, IGetNodeParameterOptions, INodeProperties } from 'n8n-workflow';
+import type { AnyOperation } from '../../nodes/SatelliteTracking/actions/operation';
 import { resources } from '../../nodes/SatelliteTracking/actions/router';
 import type { SettingsReader } from '../../nodes/SatelliteTrackingTrigger/detection/detector';
 import { DETECTORS as DETECTOR_ENTRIES, EVENT_KINDS } from '../../nodes/SatelliteTrackingTrigger/detection/detectors';
@@ -41,6 +43,84 @@ describe('the action node', () => {
 				expect(shown.map((property) => property.name)).toEqual(operation.properties.map((property) => property.name));
 			}
 		}
+	});
+});
+
+/** Values that pass the operations' checks where a declared default (empty, or an expression) would not. */
+const VALID: IDataObject = {
+	name: 'Ann Lee',
+	email: 'ann@example.com',
+	country: 'US',
+	timeZone: 'UTC',
+	from: '2026-01-01T00:00:00Z',
+	to: '2026-01-02T00:00:00Z',
+	dateTime: '2026-01-01T00:00:00Z',
+	day: '2026-01-01',
+	latitude: 1,
+	longitude: 1,
+	command: 'reboot',
+};
+
+const parameterValues = (properties: INodeProperties[]): IDataObject =>
+	Object.fromEntries(
+		properties.map((property) => [
+			property.name,
+			property.name in VALID ? VALID[property.name] : property.type === 'resourceLocator' ? { __rl: true, mode: 'id', value: 'id001' } : property.default,
+		]),
+	);
+
+/** The values to run with: each parameter valid, then, for each parameter shown only under other values, those. */
+const parameterVariants = (properties: INodeProperties[]): IDataObject[] => [
+	parameterValues(properties),
+	...properties
+		.map((property) => property.displayOptions?.show)
+		.filter((show) => show !== undefined)
+		.map((show) => ({
+			...parameterValues(properties),
+			...Object.fromEntries(Object.entries(show).map(([name, values]) => [name, (values as IDataObject[])[0]])),
+		})),
+];
+
+/**
+ * The parameters an operation reads when it runs with these values: its code runs against a context
+ * that records every getNodeParameter, and a client whose every call answers an empty list, so what
+ * is read after the answer counts too. A failure (an empty list refused) ends the run, not the test.
+ */
+async function parametersRead(operation: AnyOperation, values: IDataObject): Promise<Set<string>> {
+	const names = new Set<string>();
+	const context = {
+		getNodeParameter: (name: string, _itemIndex: number, fallback?: unknown, options?: IGetNodeParameterOptions) => {
+			names.add(name.split('.')[0]);
+			const value = name.split('.').reduce<unknown>((object, key) => (object as IDataObject | undefined)?.[key], values);
+			const locator = value as { __rl?: true; value?: unknown } | undefined;
+			return value === undefined ? fallback : options?.extractValue && locator?.__rl ? locator.value : value;
+		},
+		getNode: () => ({ id: 'node', name: 'Satellite Tracking', type: 'satelliteTracking', typeVersion: 2.1, position: [0, 0], parameters: values }),
+		getInputData: () => [{ json: {} }],
+		continueOnFail: () => false,
+		addExecutionHints: () => undefined,
+	} as never;
+	const api = new Proxy({}, { get: () => async () => [] }) as never;
+	const run = async (part: () => Promise<unknown>) => part().catch(() => undefined);
+	if ('planTasks' in operation) {
+		await run(() => operation.planTasks.call(context, api));
+	} else {
+		const batch = operation.prepareBatch ? await run(() => operation.prepareBatch!.call(context, api)) : undefined;
+		await run(() => operation.execute.call(context, 0, api, batch));
+	}
+	return names;
+}
+
+describe('the parameters of each operation', () => {
+	const all = Object.entries(resources).flatMap(([resource, { operations }]) =>
+		Object.entries(operations).map(([name, operation]) => [`${resource} → ${name}`, operation] as const),
+	);
+
+	it.each(all)('%s reads every parameter it declares, and only those', async (_name, operation) => {
+		const declared = [...new Set(operation.properties.filter((property) => property.type !== 'notice').map((property) => property.name))].sort();
+		const read = new Set<string>();
+		for (const values of parameterVariants(operation.properties)) for (const name of await parametersRead(operation, values)) read.add(name);
+		expect([...read].sort()).toEqual(declared);
 	});
 });
 
@@ -80,7 +160,8 @@ describe('files that are written but never registered', () => {
 /**
  * The event names saved workflows store, in the order events of one fix come out (the move, leaving a
  * geofence before entering the next, then what it raised). Written out here, not derived: a renamed or
- * reordered registry line fails. New events may come anywhere.
+ * reordered registry line fails, and so does a new event until its name is added here. New events may
+ * rank anywhere.
  */
 const EVENTS_SAVED_WORKFLOWS_USE = [
 	'locationUpdated',
@@ -104,6 +185,7 @@ const EVENTS_SAVED_WORKFLOWS_USE = [
 describe('the trigger', () => {
 	it('registers every event name saved workflows store, in their rank, each offered in Events', () => {
 		expect(EVENT_KINDS.filter((kind) => EVENTS_SAVED_WORKFLOWS_USE.includes(kind))).toEqual(EVENTS_SAVED_WORKFLOWS_USE);
+		expect(EVENT_KINDS.filter((kind) => !EVENTS_SAVED_WORKFLOWS_USE.includes(kind))).toEqual([]);
 		const events = new SatelliteTrackingTrigger().description.properties.find((property) => property.name === 'events');
 		expect((events?.options ?? []).map((option) => (option as { value: string }).value).sort()).toEqual([...EVENT_KINDS].sort());
 	});

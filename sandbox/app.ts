@@ -7,7 +7,7 @@ import type { Socket } from 'node:net';
 import type { Envelope, TokenAnswer, TokenRequest } from './vendorApi';
 import { ApiError, badRequest } from './apiError';
 import { TokenIssuer, UsageCounters, type Usage } from './auth';
-import { handleControl, locateControl } from './control';
+import { handleControl, locateControl, type ControlledApp } from './control';
 import { FaultInjector, faultOutcome, strikesAfterProcessing, type Fault } from './faults';
 import { RESET, bodyForLog, jsonAnswer, parseJson, readBody, send, type Answer, type Outcome } from './http';
 import { RUNTIME_DEFAULTS, runtimePart, type RuntimeOptions, type StartOptions } from './options';
@@ -38,7 +38,7 @@ interface ApiRequest {
 	rejection?: ApiError;
 }
 
-export class SandboxApp {
+export class SandboxApp implements ControlledApp {
 	readonly options: RuntimeOptions;
 	readonly store: SandboxStore;
 	readonly faults: FaultInjector;

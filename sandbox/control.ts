@@ -6,12 +6,13 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Alert, Device } from './vendorApi';
-import type { SandboxApp } from './app';
 import { ApiError } from './apiError';
-import type { FaultSpec } from './faults';
+import type { TokenIssuer } from './auth';
+import type { FaultInjector, FaultSpec } from './faults';
 import { jsonAnswer, lenientBody, readBody, send } from './http';
 import type { RuntimeOptions } from './options';
-import type { FixInput, MoveRequest } from './store';
+import type { Recorder } from './recorder';
+import type { FixInput, MoveRequest, SandboxStore } from './store';
 import { hasOwn, isRecord } from './validation';
 
 export const CONTROL_PREFIX = '__sandbox';
@@ -34,7 +35,17 @@ export function locateControl(segments: string[], base: string[]): ControlTarget
 	return undefined;
 }
 
-type ControlAction = (app: SandboxApp, body: Record<string, unknown>, query: URLSearchParams) => unknown;
+/** What the control routes drive and inspect: the sandbox app hands itself over (SandboxApp implements it). */
+export interface ControlledApp {
+	readonly store: SandboxStore;
+	readonly faults: FaultInjector;
+	readonly recorder: Recorder;
+	readonly tokens: TokenIssuer;
+	setOptions(partial: Partial<RuntimeOptions>): void;
+	resetStats(): void;
+}
+
+type ControlAction = (app: ControlledApp, body: Record<string, unknown>, query: URLSearchParams) => unknown;
 
 const ok = (fields: Record<string, unknown> = {}) => ({ ok: true, ...fields });
 
@@ -68,7 +79,7 @@ const ACTIONS: Record<string, ControlAction> = {
 };
 
 export async function handleControl(
-	app: SandboxApp,
+	app: ControlledApp,
 	control: ControlTarget,
 	request: IncomingMessage,
 	response: ServerResponse,

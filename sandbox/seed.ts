@@ -6,7 +6,8 @@ import type { Device, Group, User } from './vendorApi';
 import { Rng, hashSeed } from './random';
 import { storyDay, type StoryRole } from './stories';
 import type { TelemetryRole } from './telemetry';
-import type { GeoPoint, HistoryPlan } from './track';
+import type { GeoPoint } from './geoPoint';
+import type { HistoryPlan } from './track';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;

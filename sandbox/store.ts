@@ -7,7 +7,8 @@ import type { Alert, Device, Group, GroupWrite, Location, User, UserWrite } from
 import { Rng, hashSeed } from './random';
 import { DEFAULT_HOME, seedDevices, seedFacts, seedGroups, seedUsers, type SeedFacts } from './seed';
 import { TimeSeries } from './timeSeries';
-import { Walker, generateHistory, type GeoPoint, type HistoryPlan } from './track';
+import type { GeoPoint } from './geoPoint';
+import { Walker, generateHistory, type HistoryPlan } from './track';
 
 export interface StoreOptions {
 	seed: number;

@@ -7,7 +7,7 @@
  */
 import type { Location } from './vendorApi';
 import type { Rng } from './random';
-import type { GeoPoint } from './track';
+import type { GeoPoint } from './geoPoint';
 
 export type StoryRole = 'deliveryRound' | 'depotIdling' | 'serviceDue';
 

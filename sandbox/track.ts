@@ -4,14 +4,10 @@
  * be rebuilt identically on demand (histories are generated lazily, see store.ts).
  */
 import { NOTIFICATION_CHANNELS, type Alert, type Location, type VENDOR_ALERT_NAMES } from './vendorApi';
+import type { GeoPoint } from './geoPoint';
 import { Rng } from './random';
 import { storyHistory, type Story } from './stories';
 import { readTelemetry, type Telemetry, type TelemetryReading } from './telemetry';
-
-export interface GeoPoint {
-	latitude: number;
-	longitude: number;
-}
 
 interface WalkerState extends GeoPoint {
 	speed: number;

@@ -7,13 +7,10 @@
 import type { Geofence } from '../../shared/geo/geofence';
 import type { ChannelCounts } from '../../shared/notifications';
 import type { Device, Location } from '../../shared/wire';
-import type { EVENTS } from './detectors';
+import type { EventKind } from './detectors';
 
-/**
- * The events the trigger reports, as users' workflows store them: the keys of the registry
- * (detectors/index.ts). Add, never rename: test/unit/registries.test.ts pins the saved names.
- */
-export type EventKind = keyof typeof EVENTS;
+/** The events the trigger reports: the keys of the registry (detectors/index.ts), where it is defined. */
+export type { EventKind };
 
 /** The least a state or an event keeps of a fix: when and where. */
 export interface FixPosition {

@@ -1,25 +1,13 @@
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
 import { EnvelopeError, vendorMessage } from './envelope';
-import { declare, declaredFailure } from './failure';
+import { declare, declaredFailure, type RequestFailure } from './failure';
 import { describeNetworkFailure, errorTexts } from './network';
-import { parseRetryAfter, type FailureFacts } from './retryPolicy';
+import { parseRetryAfter } from './retryPolicy';
 import { TOKEN_REFUSED, TokenRequestError } from './token';
 
-/** What went wrong with one request, stripped of everything that could carry a secret. */
-export interface RequestFailure extends FailureFacts {
-	message: string;
-	/** The token exchange itself was refused (bad user name or API key). */
-	tokenRefused?: boolean;
-	description?: string;
-	retryAfterMs?: number;
-	/** The token exchange failed, so the request was never sent. */
-	tokenExchangeFailed?: boolean;
-	/** A poll's time budget ran out before the request was sent or answered. */
-	outOfTime?: boolean;
-	/** The service's own `error` text, when the answer had one. */
-	vendorText?: string;
-}
+/** failure.ts owns the type; callers of describeFailure and toNodeApiError name it from here. */
+export type { RequestFailure };
 
 const STATUS_HINTS: Record<number, string> = {
 	400: 'The service rejected the request as invalid.',

@@ -4,7 +4,22 @@
  * out here rather than imported, so that n8n 2.8, which has no such type, loads the package too;
  * older n8n versions ignore the property. Pure.
  */
-import type { RequestFailure } from './errors';
+import type { FailureFacts } from './retryPolicy';
+
+/** What went wrong with one request, stripped of everything that could carry a secret. */
+export interface RequestFailure extends FailureFacts {
+	message: string;
+	/** The token exchange itself was refused (bad user name or API key). */
+	tokenRefused?: boolean;
+	description?: string;
+	retryAfterMs?: number;
+	/** The token exchange failed, so the request was never sent. */
+	tokenExchangeFailed?: boolean;
+	/** A poll's time budget ran out before the request was sent or answered. */
+	outOfTime?: boolean;
+	/** The service's own `error` text, when the answer had one. */
+	vendorText?: string;
+}
 
 export type DeclaredFailure =
 	| { cause: 'rate-limited' | 'temporarily-unavailable'; retryAfterMs?: number }

@@ -1,5 +1,4 @@
 import type { Detector } from '../detector';
-import type { EventKind } from '../types';
 import { criticalAlert } from './criticalAlert';
 import { dailyLimitNear } from './dailyLimitNear';
 import { deviceExpiring } from './deviceExpiring';
@@ -63,6 +62,12 @@ export const EVENTS = {
 	idling: { name: 'Idling', description: 'An engine has run below Moving Speed for Idle Minutes', detector: trips },
 	maintenanceDue: { name: 'Maintenance Due', description: "A device's odometer passes another service interval", detector: maintenanceDue },
 } satisfies Record<string, EventDefinition>;
+
+/**
+ * The events the trigger reports, as users' workflows store them: the keys of the registry. Add,
+ * never rename: test/unit/registries.test.ts pins the saved names. types.ts passes it on.
+ */
+export type EventKind = keyof typeof EVENTS;
 
 /** Every kind, in rank order. */
 export const EVENT_KINDS = Object.keys(EVENTS) as EventKind[];

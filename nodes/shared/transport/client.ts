@@ -10,14 +10,14 @@ import {
 
 import { CREDENTIAL_TYPE, ENDPOINTS, TOKEN_PATH, type AnswerOf, type Endpoint, type EndpointName, type PathParam } from '../wire';
 import { unwrapEnvelope, usageCounters, type UsageCounters } from './envelope';
-import { describeFailure, describeHttpFailure, isTokenRefusal, namingIds, refusedWithFreshToken, toNodeApiError, type RequestFailure } from './errors';
+import { describeFailure, describeHttpFailure, describeRedirect, isTokenRefusal, namingIds, refusedWithFreshToken, toNodeApiError, type RequestFailure } from './errors';
 import { systemClock } from './clock';
 import { quotaForAccount, RequestPacer } from './pacer';
 import { redact } from './redact';
 import { isRetryable, MAX_RETRIES, retryDelayMs } from './retryPolicy';
 import { DEFAULT_TIMEOUT_SECONDS, TOKEN_TIMEOUT_FIELD, tokenMatchesCredential } from './token';
 import { NO_TOKEN, TokenExchangeFailure, TokenSession, type FullResponse, type OutgoingRequest, type TokenGeneration } from './tokenSession';
-import { accountKey, fillPath, joinUrl } from './url';
+import { accountKey, fillPath, joinUrl, redirectTarget } from './url';
 
 export type RequestContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
@@ -243,6 +243,8 @@ export class TrackingApiClient {
 			this.noteUsage(response.body);
 			if (answeredPastTheToken(response.statusCode)) this.tokens.accepted(tokenUsed);
 			if (response.statusCode >= 200 && response.statusCode < 300) return { answer: response.body };
+			const redirectedTo = redirectTarget(response.statusCode, response.headers, request.url);
+			if (redirectedTo !== undefined) return { failure: describeRedirect(response.statusCode, redirectedTo), tokenUsed };
 			return { failure: describeHttpFailure(response.statusCode, response.body, response.headers), tokenUsed };
 		} catch (error) {
 			if (error instanceof TokenExchangeFailure) {
@@ -273,6 +275,9 @@ export class TrackingApiClient {
 				json: true,
 				timeout: timeoutMs,
 				skipSslCertificateValidation: this.data.allowUnauthorizedCerts === true,
+				// n8n would copy the token to any host a redirect names, and a 307/308 resends the body (a
+				// user's password) there: a redirect is answered as a failure instead (describeRedirect).
+				disableFollowRedirect: true,
 				// Statuses are read here rather than thrown, to keep Retry-After and the vendor's body.
 				ignoreHttpStatusErrors: true,
 				returnFullResponse: true,

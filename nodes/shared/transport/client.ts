@@ -13,7 +13,7 @@ import { unwrapEnvelope, usageCounters, type UsageCounters } from './envelope';
 import { describeFailure, describeHttpFailure, describeRedirect, isTokenRefusal, namingIds, refusedWithFreshToken, toNodeApiError, type RequestFailure } from './errors';
 import { systemClock } from './clock';
 import { quotaForAccount, RequestPacer } from './pacer';
-import { redact } from './redact';
+import { redact, redactTexts, suppliedSecrets } from './redact';
 import { isRetryable, MAX_RETRIES, retryDelayMs } from './retryPolicy';
 import { DEFAULT_TIMEOUT_SECONDS, TOKEN_TIMEOUT_FIELD, tokenMatchesCredential } from './token';
 import { NO_TOKEN, TokenExchangeFailure, TokenSession, type FullResponse, type OutgoingRequest, type TokenGeneration } from './tokenSession';
@@ -105,6 +105,9 @@ export class TrackingApiClient {
 
 	private readonly tokens: TokenSession;
 
+	/** The passwords this run has sent, to take out of error texts as the key is: a service may quote any request back. */
+	private readonly sentSecrets = new Set<string>();
+
 	private constructor(
 		private readonly context: RequestContext,
 		private readonly node: INode,
@@ -157,9 +160,11 @@ export class TrackingApiClient {
 	}
 
 	private toError(failure: RequestFailure, itemIndex?: number) {
-		const secrets = this.tokens.secrets;
+		const secrets = [...this.tokens.secrets, ...this.sentSecrets];
 		const error = toNodeApiError(
-			this.node,
+			// n8n keeps the node, parameters and all, with the error in its run data and log: a password
+			// typed into a parameter is taken out there too.
+			this.sentSecrets.size === 0 ? this.node : redactTexts(this.node, [...this.sentSecrets]),
 			{
 				...failure,
 				message: redact(failure.message, secrets),
@@ -174,6 +179,7 @@ export class TrackingApiClient {
 	private async call(name: EndpointName, { params = {}, body, deadline = Infinity, onSent, budget, stop }: RequestOptions): Promise<Outcome> {
 		const endpoint: Endpoint = ENDPOINTS[name];
 		const url = joinUrl(String(this.data.baseUrl ?? ''), fillPath(endpoint.path, params));
+		for (const secret of suppliedSecrets(body)) this.sentSecrets.add(secret);
 		let previous: RequestFailure | undefined;
 		for (let attempt = 0; ; attempt++) {
 			const release = await this.pacer.acquire();

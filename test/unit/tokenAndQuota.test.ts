@@ -88,6 +88,14 @@ describe('redaction', () => {
 		expect(redact('{"value":"Qx7"} and {\\"value\\":\\"Qx7\\"}', ['Qx7'])).toBe('{"value":"[redacted]"} and {\\"value\\":\\"[redacted]\\"}');
 	});
 
+	it('takes a secret out as other encoders write it: \\u escapes (.NET, Python) in either case, percent-encoding', () => {
+		const password = "Pfl\u00e4ume+&'Tor";
+		expect(redact('{"password":"Pfl\\u00E4ume\\u002B\\u0026\\u0027Tor"}', [password])).toBe('{"password":"[redacted]"}');
+		expect(redact('{"password":"Pfl\\u00e4ume+&\\u0027Tor"}', [password])).toBe('{"password":"[redacted]"}');
+		expect(redact('password=pass%2Bword&x=1', ['pass+word'])).toBe('password=[redacted]&x=1');
+		expect(redact('tab:"a\\tb"', ['a\tb'])).toBe('tab:"[redacted]"');
+	});
+
 	it('finds the passwords a request body sets, as fields or by JSON Patch', () => {
 		expect(suppliedSecrets({ name: 'A', password: 'p-1', tags: { password: 'p-2' } })).toEqual(['p-1', 'p-2']);
 		expect(suppliedSecrets([{ op: 'replace', path: '/password', value: 'p-3' }, { op: 'replace', path: '/name', value: 'B' }])).toEqual(['p-3']);

@@ -36,37 +36,56 @@ export function suppliedSecrets(body: unknown, depth = 0): string[] {
 	return found.filter((secret) => secret !== '');
 }
 
-/** `text` standing as a JSON string, whose closing quote may itself be escaped (a quoted body inside a quoted text). */
-function quoted(text: string): RegExp {
-	return new RegExp(`"${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=\\\\*")`, 'g');
-}
+/** The backslashes before a character JSON-quoted three times over; bounded, so no text makes matching slow. */
+const MAX_ESCAPES = 7;
 
-/** JSON quoting a body that quotes a body: a request echoed inside an error text inside an answer. */
-const QUOTING_LEVELS = 2;
+const JSON_SHORT_ESCAPES: Record<string, string> = { '\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't' };
 
-/** A secret as sent, and as each level of JSON quoting writes it (`"` and `\` escaped again). */
-function quotedForms(secret: string): Set<string> {
-	const forms = new Set([secret]);
-	for (let level = 0, form = secret; level < QUOTING_LEVELS; level++) {
-		form = JSON.stringify(form).slice(1, -1);
-		forms.add(form);
-	}
-	return forms;
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+
+/** A hexadecimal number of `digits` digits, in either case. */
+function hexPattern(value: number, digits: number): string {
+	return [...value.toString(16).padStart(digits, '0')].map((digit) => (/[a-f]/.test(digit) ? `[${digit}${digit.toUpperCase()}]` : digit)).join('');
 }
 
 /**
- * The text with every known secret (the API key, each token seen, the passwords sent) and any
- * quoted bearer token replaced, each as sent and as JSON quotes it.
+ * One UTF-16 unit of a secret as a service may quote it back: itself, escaped by one or more levels
+ * of JSON quoting (`\"`, `\\\"`, `\n`), as a `\u` escape (what .NET's and Python's JSON encoders
+ * write for `+`, `&`, `'`, `"` and anything not ASCII), or percent-encoded.
+ */
+function unitPattern(unit: string): string {
+	if (/[A-Za-z0-9]/.test(unit)) return unit;
+	const code = unit.charCodeAt(0);
+	const forms = [`\\\\{0,${MAX_ESCAPES}}${escapeRegExp(unit)}`, `\\\\{1,${MAX_ESCAPES}}u${hexPattern(code, 4)}`];
+	if (JSON_SHORT_ESCAPES[unit] !== undefined) forms.push(`\\\\{1,${MAX_ESCAPES}}${JSON_SHORT_ESCAPES[unit]}`);
+	if (code < 0x80) forms.push(`%${hexPattern(code, 2)}`);
+	return `(?:${forms.join('|')})`;
+}
+
+/**
+ * What finds a secret in a text, however it was quoted. A short one is found only where it stands
+ * as a JSON string (its closing quote escaped too, in a quoted body inside a quoted text): bare, it
+ * would blank out ordinary words.
+ */
+function secretPattern(secret: string): RegExp {
+	const units = [...Array(secret.length).keys()].map((index) => unitPattern(secret[index])).join('');
+	return new RegExp(secret.length >= MIN_BARE_LENGTH ? units : `(?<=")${units}(?=\\\\*")`, 'g');
+}
+
+function secretPatterns(secrets: ReadonlyArray<unknown>): RegExp[] {
+	return secrets.filter((secret): secret is string => typeof secret === 'string' && secret !== '').map(secretPattern);
+}
+
+function redactWith(text: string, patterns: RegExp[]): string {
+	return patterns.reduce((result, pattern) => result.replace(pattern, REDACTED), text.replace(BEARER, `$1${REDACTED}`));
+}
+
+/**
+ * The text with every known secret (the API key, each token seen, the passwords sent), however
+ * quoted, and any quoted bearer token replaced.
  */
 export function redact(text: string, secrets: ReadonlyArray<unknown>): string {
-	let result = text.replace(BEARER, `$1${REDACTED}`);
-	for (const secret of secrets) {
-		if (typeof secret !== 'string' || secret === '') continue;
-		for (const form of quotedForms(secret)) {
-			result = form.length >= MIN_BARE_LENGTH ? result.split(form).join(REDACTED) : result.replace(quoted(form), `"${REDACTED}`);
-		}
-	}
-	return result;
+	return redactWith(text, secretPatterns(secrets));
 }
 
 /**
@@ -74,12 +93,12 @@ export function redact(text: string, secrets: ReadonlyArray<unknown>): string {
  * with the secrets taken out of every text in it; a text that is a secret, however short, entirely.
  */
 export function redactTexts<T>(value: T, secrets: ReadonlyArray<unknown>): T {
-	return redactTextsIn(value, secrets) as T;
-}
-
-function redactTextsIn(value: unknown, secrets: ReadonlyArray<unknown>): unknown {
-	if (typeof value === 'string') return secrets.includes(value) ? REDACTED : redact(value, secrets);
-	if (Array.isArray(value)) return value.map((entry) => redactTextsIn(entry, secrets));
-	if (typeof value !== 'object' || value === null) return value;
-	return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, redactTextsIn(entry, secrets)]));
+	const patterns = secretPatterns(secrets);
+	const redactIn = (entry: unknown): unknown => {
+		if (typeof entry === 'string') return secrets.includes(entry) ? REDACTED : redactWith(entry, patterns);
+		if (Array.isArray(entry)) return entry.map(redactIn);
+		if (typeof entry !== 'object' || entry === null) return entry;
+		return Object.fromEntries(Object.entries(entry).map(([key, field]) => [key, redactIn(field)]));
+	};
+	return redactIn(value) as T;
 }

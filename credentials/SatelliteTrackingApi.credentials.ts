@@ -126,6 +126,8 @@ export class SatelliteTrackingApi implements ICredentialType {
 			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "")}}',
 			url: ENDPOINTS.listGroups.path,
 			skipSslCertificateValidation: '={{$credentials.allowUnauthorizedCerts}}',
+			// As the nodes' calls: a redirect is reported, not followed with the token.
+			disableFollowRedirect: true,
 		},
 		rules: [
 			{

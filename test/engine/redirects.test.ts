@@ -110,6 +110,15 @@ describe('a redirect takes nothing to another origin', () => {
 		expect(otherHost.received).toEqual([]);
 		expect(tested).toEqual({ status: 'Error', message: `The token request was answered 308, redirecting to ${otherHost.url}${TOKEN_PATH}: not followed` });
 	});
+
+	it("the credential dialog's Test: its call with the token, redirected, goes nowhere else", async () => {
+		front.rules.push({ method: 'GET', path: '/api/groups', answer: { redirect: 307, location: `${otherHost.url}/api/groups` } });
+
+		const tested = await engine.testCredential({ baseUrl: front.url, userName: DEMO_USER_NAME, apiKey: DEMO_API_KEY });
+
+		expect(otherHost.received).toEqual([]);
+		expect(tested).toEqual({ status: 'Error', message: 'Request failed with status code 307' });
+	});
 });
 
 describe('a redirect from https to http takes nothing there', () => {

@@ -94,6 +94,7 @@ describe('redaction', () => {
 		expect(redact('{"password":"Pfl\\u00e4ume+&\\u0027Tor"}', [password])).toBe('{"password":"[redacted]"}');
 		expect(redact('password=pass%2Bword&x=1', ['pass+word'])).toBe('password=[redacted]&x=1');
 		expect(redact('tab:"a\\tb"', ['a\tb'])).toBe('tab:"[redacted]"');
+		expect(redact('"Key\\uD83D\\uDE00Lock9" "Key\u{1F600}Lock9"', ['Key\u{1F600}Lock9'])).toBe('"[redacted]" "[redacted]"');
 	});
 
 	it('finds the passwords a request body sets, as fields or by JSON Patch', () => {

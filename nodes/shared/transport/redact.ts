@@ -68,7 +68,8 @@ function unitPattern(unit: string): string {
  * would blank out ordinary words.
  */
 function secretPattern(secret: string): RegExp {
-	const units = [...Array(secret.length).keys()].map((index) => unitPattern(secret[index])).join('');
+	// UTF-16 units, as JSON's \u escapes count them.
+	const units = secret.split('').map(unitPattern).join('');
 	return new RegExp(secret.length >= MIN_BARE_LENGTH ? units : `(?<=")${units}(?=\\\\*")`, 'g');
 }
 

@@ -112,7 +112,13 @@ export class SatelliteTrackingApi implements ICredentialType {
 	// again with the fresh token.
 	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 		if (!tokenMatchesCredential(credentials)) throw new StoredTokenMismatch();
-		return { ...requestOptions, headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.token)}` } };
+		// In the HTTP Request node, whose redirects the user chooses: n8n would copy the token to any host
+		// one names (its default); the package's own calls follow none.
+		return {
+			...requestOptions,
+			headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.token)}` },
+			sendCredentialsOnCrossOriginRedirect: false,
+		};
 	}
 
 	test: ICredentialTestRequest = {
@@ -120,6 +126,8 @@ export class SatelliteTrackingApi implements ICredentialType {
 			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "")}}',
 			url: ENDPOINTS.listGroups.path,
 			skipSslCertificateValidation: '={{$credentials.allowUnauthorizedCerts}}',
+			// As the nodes' calls: a redirect is reported, not followed with the token.
+			disableFollowRedirect: true,
 		},
 		rules: [
 			{

@@ -13,6 +13,7 @@ import { timeZones } from '../../sandbox/reference';
 import { DEMO_API_KEY, DEMO_USER_NAME } from '../../sandbox/server';
 import { CREDENTIAL_TYPE, ENDPOINTS } from '../../nodes/shared/wire';
 import { registerNodeType } from '../support/engine';
+import { startCatcher, startFront } from '../support/hostileHosts';
 import { byId, useSandbox } from '../support/sandboxed';
 
 const N8N_VERSION = '2.8.4';
@@ -120,6 +121,24 @@ if (!installed) {
 			expect(ctx.sandbox.stats.statusCounts['401']).toBe(1);
 			expect(ctx.engine.storedToken).not.toBe(before);
 			expect(ctx.engine.storedToken).toBe(ctx.sandbox.issuedTokens.at(-1));
+		});
+
+		it('follows a redirect to another host, as the node is set to, without the token', async () => {
+			const front = await startFront(ctx.sandbox.url);
+			const otherHost = await startCatcher({ host: '127.0.0.2' });
+			try {
+				front.rules.push({ method: 'GET', path: ENDPOINTS.listTimeZones.path, answer: { redirect: 302, location: `${otherHost.url}/elsewhere` } });
+				ctx.engine.setCredential({ baseUrl: front.url, userName: DEMO_USER_NAME, apiKey: DEMO_API_KEY });
+
+				const run = await ctx.engine.runWorkflow([httpRequestNode(`${front.url}${ENDPOINTS.listTimeZones.path}`)]);
+
+				expect(run.data.resultData.error).toBeUndefined();
+				expect(front.received.find((request) => request.path === ENDPOINTS.listTimeZones.path)?.headers.authorization).toBe(`Bearer ${ctx.engine.storedToken}`);
+				expect(otherHost.received.map((request) => [request.path, request.headers.authorization])).toEqual([['/elsewhere', undefined]]);
+			} finally {
+				await front.close();
+				await otherHost.close();
+			}
 		});
 
 		it('never sends a token fetched with another key: the call goes without it, and n8n fetches one for the key entered', async () => {

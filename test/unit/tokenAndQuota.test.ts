@@ -10,7 +10,7 @@ import { readRequestSettings } from '../../nodes/shared/requestSettings';
 import { describeNetworkFailure, displayUrl } from '../../nodes/shared/transport/network';
 import { systemClock } from '../../nodes/shared/transport/clock';
 import { AccountQuota, quotaForAccount, RequestPacer, trackedAccounts } from '../../nodes/shared/transport/pacer';
-import { redact } from '../../nodes/shared/transport/redact';
+import { redact, redactTexts, suppliedSecrets } from '../../nodes/shared/transport/redact';
 import { credentialFingerprint, localExpiry } from '../../nodes/shared/transport/token';
 import { fakeClock, fakeDateFrom } from '../support/clock';
 
@@ -76,6 +76,40 @@ describe('redaction', () => {
 
 	it('leaves short values alone rather than blank out ordinary words', () => {
 		expect(redact('not found', ['not'])).toBe('not found');
+	});
+
+	it('takes a secret out as JSON quotes it, once or twice, and a short one where it stands as a JSON string', () => {
+		const password = 'Quoted"Horse\\Battery-51';
+		const body = JSON.stringify({ password, note: 'Qx7 is short' });
+		const echoed = `Bad request: ${JSON.stringify({ body })}; once: ${body}`;
+		expect(redact(echoed, [password, 'Qx7'])).toBe(
+			'Bad request: {"body":"{\\"password\\":\\"[redacted]\\",\\"note\\":\\"Qx7 is short\\"}"}; once: {"password":"[redacted]","note":"Qx7 is short"}',
+		);
+		expect(redact('{"value":"Qx7"} and {\\"value\\":\\"Qx7\\"}', ['Qx7'])).toBe('{"value":"[redacted]"} and {\\"value\\":\\"[redacted]\\"}');
+	});
+
+	it('takes a secret out as other encoders write it: \\u escapes (.NET, Python) in either case, percent-encoding', () => {
+		const password = "Pfl\u00e4ume+&'Tor";
+		expect(redact('{"password":"Pfl\\u00E4ume\\u002B\\u0026\\u0027Tor"}', [password])).toBe('{"password":"[redacted]"}');
+		expect(redact('{"password":"Pfl\\u00e4ume+&\\u0027Tor"}', [password])).toBe('{"password":"[redacted]"}');
+		expect(redact('password=pass%2Bword&x=1', ['pass+word'])).toBe('password=[redacted]&x=1');
+		expect(redact('tab:"a\\tb"', ['a\tb'])).toBe('tab:"[redacted]"');
+		expect(redact('"Key\\uD83D\\uDE00Lock9" "Key\u{1F600}Lock9"', ['Key\u{1F600}Lock9'])).toBe('"[redacted]" "[redacted]"');
+	});
+
+	it('finds the passwords a request body sets, as fields or by JSON Patch', () => {
+		expect(suppliedSecrets({ name: 'A', password: 'p-1', tags: { password: 'p-2' } })).toEqual(['p-1', 'p-2']);
+		expect(suppliedSecrets([{ op: 'replace', path: '/password', value: 'p-3' }, { op: 'replace', path: '/name', value: 'B' }])).toEqual(['p-3']);
+		expect(suppliedSecrets({ password: '' })).toEqual([]);
+		expect(suppliedSecrets(undefined)).toEqual([]);
+	});
+
+	it('takes secrets out of every text of plain data, a short one that is a whole text too', () => {
+		const node = { name: 'Create', parameters: { additionalFields: { password: 'Qx7' }, jsonPatch: '[{"path":"/password","value":"long-secret"}]', limit: 5 } };
+		expect(redactTexts(node, ['Qx7', 'long-secret'])).toEqual({
+			name: 'Create',
+			parameters: { additionalFields: { password: '[redacted]' }, jsonPatch: '[{"path":"/password","value":"[redacted]"}]', limit: 5 },
+		});
 	});
 });
 

@@ -10,14 +10,14 @@ import {
 
 import { CREDENTIAL_TYPE, ENDPOINTS, TOKEN_PATH, type AnswerOf, type Endpoint, type EndpointName, type PathParam } from '../wire';
 import { unwrapEnvelope, usageCounters, type UsageCounters } from './envelope';
-import { describeFailure, describeHttpFailure, isTokenRefusal, namingIds, refusedWithFreshToken, toNodeApiError, type RequestFailure } from './errors';
+import { describeFailure, describeHttpFailure, describeRedirect, isTokenRefusal, namingIds, refusedWithFreshToken, toNodeApiError, type RequestFailure } from './errors';
 import { systemClock } from './clock';
 import { quotaForAccount, RequestPacer } from './pacer';
-import { redact } from './redact';
+import { redact, redactTexts, suppliedSecrets } from './redact';
 import { isRetryable, MAX_RETRIES, retryDelayMs } from './retryPolicy';
 import { DEFAULT_TIMEOUT_SECONDS, TOKEN_TIMEOUT_FIELD, tokenMatchesCredential } from './token';
 import { NO_TOKEN, TokenExchangeFailure, TokenSession, type FullResponse, type OutgoingRequest, type TokenGeneration } from './tokenSession';
-import { accountKey, fillPath, joinUrl } from './url';
+import { accountKey, fillPath, joinUrl, redirectTarget } from './url';
 
 export type RequestContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
@@ -105,6 +105,9 @@ export class TrackingApiClient {
 
 	private readonly tokens: TokenSession;
 
+	/** The passwords this run has sent, to take out of error texts as the key is: a service may quote any request back. */
+	private readonly sentSecrets = new Set<string>();
+
 	private constructor(
 		private readonly context: RequestContext,
 		private readonly node: INode,
@@ -157,9 +160,11 @@ export class TrackingApiClient {
 	}
 
 	private toError(failure: RequestFailure, itemIndex?: number) {
-		const secrets = this.tokens.secrets;
+		const secrets = [...this.tokens.secrets, ...this.sentSecrets];
 		const error = toNodeApiError(
-			this.node,
+			// n8n keeps the node, parameters and all, with the error in its run data and log: a password
+			// typed into a parameter is taken out there too.
+			this.sentSecrets.size === 0 ? this.node : redactTexts(this.node, [...this.sentSecrets]),
 			{
 				...failure,
 				message: redact(failure.message, secrets),
@@ -174,6 +179,7 @@ export class TrackingApiClient {
 	private async call(name: EndpointName, { params = {}, body, deadline = Infinity, onSent, budget, stop }: RequestOptions): Promise<Outcome> {
 		const endpoint: Endpoint = ENDPOINTS[name];
 		const url = joinUrl(String(this.data.baseUrl ?? ''), fillPath(endpoint.path, params));
+		for (const secret of suppliedSecrets(body)) this.sentSecrets.add(secret);
 		let previous: RequestFailure | undefined;
 		for (let attempt = 0; ; attempt++) {
 			const release = await this.pacer.acquire();
@@ -243,6 +249,8 @@ export class TrackingApiClient {
 			this.noteUsage(response.body);
 			if (answeredPastTheToken(response.statusCode)) this.tokens.accepted(tokenUsed);
 			if (response.statusCode >= 200 && response.statusCode < 300) return { answer: response.body };
+			const redirectedTo = redirectTarget(response.statusCode, response.headers, request.url);
+			if (redirectedTo !== undefined) return { failure: describeRedirect(response.statusCode, redirectedTo), tokenUsed };
 			return { failure: describeHttpFailure(response.statusCode, response.body, response.headers), tokenUsed };
 		} catch (error) {
 			if (error instanceof TokenExchangeFailure) {
@@ -273,6 +281,9 @@ export class TrackingApiClient {
 				json: true,
 				timeout: timeoutMs,
 				skipSslCertificateValidation: this.data.allowUnauthorizedCerts === true,
+				// n8n would copy the token to any host a redirect names, and a 307/308 resends the body (a
+				// user's password) there: a redirect is answered as a failure instead (describeRedirect).
+				disableFollowRedirect: true,
 				// Statuses are read here rather than thrown, to keep Retry-After and the vendor's body.
 				ignoreHttpStatusErrors: true,
 				returnFullResponse: true,

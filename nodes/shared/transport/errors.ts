@@ -4,7 +4,8 @@ import { EnvelopeError, vendorMessage } from './envelope';
 import { declare, declaredFailure, type RequestFailure } from './failure';
 import { describeNetworkFailure, errorTexts } from './network';
 import { parseRetryAfter } from './retryPolicy';
-import { TOKEN_REFUSED, TokenRequestError } from './token';
+import { TOKEN_REDIRECTED, TOKEN_REFUSED, TokenRedirectError, TokenRequestError } from './token';
+import { redirectHint } from './url';
 
 /** failure.ts owns the type; callers of describeFailure and toNodeApiError name it from here. */
 export type { RequestFailure };
@@ -40,7 +41,7 @@ interface HttpErrorShape {
 function innermost(error: unknown): HttpErrorShape {
 	let current = (error ?? {}) as HttpErrorShape;
 	for (;;) {
-		if (current.response || current instanceof TokenRequestError) return current;
+		if (current.response || current instanceof TokenRequestError || current instanceof TokenRedirectError) return current;
 		const wrapped = current.cause ?? current.errorResponse;
 		if (typeof wrapped !== 'object' || wrapped === null) return current;
 		current = wrapped as HttpErrorShape;
@@ -78,6 +79,14 @@ export function describeHttpFailure(
 	};
 }
 
+/** Followed, a redirect would carry the token (n8n copies it to any host) and a 307/308 the body too. */
+const REDIRECT_HINT = redirectHint('the token and the request');
+
+/** A redirect answer to an API call, `target` where it pointed: not followed. */
+export function describeRedirect(status: number, target: string): RequestFailure {
+	return { status, message: `The tracking API answered ${status}, redirecting to ${target}: not followed`, description: REDIRECT_HINT };
+}
+
 /**
  * A 404 names the ids the request was for: the vendor says only "Device not found.", and in a run
  * of many items the user cannot tell which id it meant.
@@ -109,6 +118,9 @@ export function describeFailure(error: unknown, url?: string): RequestFailure {
 	const thrownStatus = Number((inner as { httpCode?: unknown }).httpCode ?? (error as { httpCode?: unknown })?.httpCode);
 	if (inner instanceof TokenRequestError || (inner as { description?: unknown }).description === TOKEN_REFUSED) {
 		return { status: 401, tokenRefused: true, message: `Authentication failed: ${inner.message}` };
+	}
+	if (inner instanceof TokenRedirectError || (inner as { description?: unknown }).description === TOKEN_REDIRECTED) {
+		return { message: inner.message ?? 'The token request was redirected', description: TOKEN_REDIRECTED };
 	}
 	if (Number.isInteger(thrownStatus) && thrownStatus >= 400) {
 		return { status: thrownStatus, message: `The token request answered ${thrownStatus}`, description: STATUS_HINTS[thrownStatus] };

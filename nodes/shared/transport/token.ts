@@ -6,7 +6,7 @@ import { parseServiceTime } from '../validation';
 import { TOKEN_PATH, type TokenAnswer, type TokenRequest } from '../wire';
 import { describeNetworkFailure } from './network';
 import { redact } from './redact';
-import { baseUrlHint, baseUrlProblem, joinUrl } from './url';
+import { baseUrlHint, baseUrlProblem, joinUrl, redirectHint, redirectTarget } from './url';
 
 export interface IssuedToken {
 	token: string;
@@ -59,6 +59,20 @@ export class TokenUnreachableError extends Error {
 		readonly description: string,
 	) {
 		super(message);
+	}
+}
+
+export const TOKEN_REDIRECTED = redirectHint('the API key');
+
+/**
+ * The token request was answered with a redirect, which is not followed: a 307/308 would send the
+ * user name and API key to wherever it points. No `httpCode`, as for TokenRequestError.
+ */
+export class TokenRedirectError extends Error {
+	readonly description = TOKEN_REDIRECTED;
+
+	constructor(status: number, target: string) {
+		super(`The token request was answered ${status}, redirecting to ${target}: not followed`);
 	}
 }
 
@@ -148,6 +162,8 @@ export async function requestToken(
 			ignoreHttpStatusErrors: true,
 			returnFullResponse: true,
 			skipSslCertificateValidation: credentials.allowUnauthorizedCerts === true,
+			// Followed, a 307/308 would send the key wherever it points.
+			disableFollowRedirect: true,
 			timeout: timeoutMs > 0 ? timeoutMs : DEFAULT_TIMEOUT_SECONDS * 1000,
 		})
 		.catch((error: unknown) => {
@@ -160,6 +176,8 @@ export async function requestToken(
 	const receivedAt = Date.now();
 
 	const { statusCode } = response;
+	const redirectedTo = redirectTarget(statusCode, response.headers, url);
+	if (redirectedTo !== undefined) throw new TokenRedirectError(statusCode, redirectedTo);
 	if (statusCode === 429 || statusCode >= 500) {
 		throw new TokenUnavailableError(statusCode);
 	}

@@ -1,4 +1,5 @@
 import type { PathParam } from '../wire';
+import { displayUrl } from './network';
 
 /** Appends an API path to a base URL that may carry a path prefix and trailing slashes. */
 export function joinUrl(baseUrl: string, path: string): string {
@@ -54,4 +55,25 @@ export function accountKey(baseUrl: string, userName: string): string {
 		// Not a URL: no request will reach it either; key it as entered.
 	}
 	return `${origin.replace(/\/+$/, '')}\n${userName.trim().toLowerCase()}`;
+}
+
+/**
+ * Where a redirect answer points, resolved against the address asked and fit for a message (no user
+ * info, query or fragment); undefined when the answer is no redirect (not 3xx, or no Location).
+ */
+export function redirectTarget(status: number, headers: Record<string, unknown> | undefined, requestUrl: string): string | undefined {
+	if (status < 300 || status > 399) return undefined;
+	const header = headers?.location;
+	const location = Array.isArray(header) ? header[0] : header;
+	if (typeof location !== 'string' || location.trim() === '') return undefined;
+	try {
+		return displayUrl(new URL(location.trim(), requestUrl).href);
+	} catch {
+		return displayUrl(location.trim());
+	}
+}
+
+/** What a user reads after a redirect that was not followed: `what` the redirect would have carried off. */
+export function redirectHint(what: string): string {
+	return `Redirects are not followed, so ${what} went only to the Base URL. If the service has moved (or answers only over https://), set the Base URL in the credential to its new address.`;
 }

@@ -1,4 +1,4 @@
-import { needsCountries, planSync, rosterProblem, type RosterEntry, type SyncSettings } from '../../nodes/shared/syncPlan';
+import { duplicateEmails, planSync, type RosterEntry, type SyncSettings } from '../../nodes/shared/syncPlan';
 import type { User, UserWrite } from '../../nodes/shared/wire';
 
 const settings: SyncSettings = {
@@ -6,6 +6,7 @@ const settings: SyncSettings = {
 	scopeTagKey: 'managedBy',
 	scopeTagValue: 'n8n-hr-sync',
 	maxLeaversPercent: 10,
+	maxLeavers: 0,
 	disabledMessage: 'Gone.',
 };
 const SCOPE = { managedBy: 'n8n-hr-sync' };
@@ -74,11 +75,8 @@ describe('planning an HR sync', () => {
 	it('treats a country written another way as the same country once the service list is known', () => {
 		const user = managed(1, { country: 'USA' });
 		const roster = [entry(0, { ...rowOf(user), country: 'United States' })];
-		const withoutList = planSync([user], roster, settings);
-		expect(needsCountries(withoutList)).toBe(true);
-		const withList = planSync([user], roster, settings, { US: 'United States', DE: 'Germany' });
-		expect(actions(withList)).toEqual(['unchanged']);
-		expect(needsCountries(withList)).toBe(false);
+		expect(actions(planSync([user], roster, settings))).toEqual(['updated']);
+		expect(actions(planSync([user], roster, settings, { US: 'United States', DE: 'Germany' }))).toEqual(['unchanged']);
 	});
 
 	it('enables a managed user who is back, unless the roster itself says disabled', () => {
@@ -202,9 +200,9 @@ describe('planning an HR sync', () => {
 describe('checking a roster', () => {
 	it('names every e-mail that appears more than once, with its items', () => {
 		const row = (email: string): UserWrite => ({ name: 'X', email, country: 'DE', timeZone: 'Europe/Berlin' });
-		expect(rosterProblem([entry(0, row('a@example.com')), entry(1, row('b@example.com'))])).toBeUndefined();
+		expect(duplicateEmails([entry(0, row('a@example.com')), entry(1, row('b@example.com'))])).toEqual([]);
 		expect(
-			rosterProblem([
+			duplicateEmails([
 				entry(0, row('a@example.com')),
 				entry(1, row(' A@EXAMPLE.com')),
 				entry(2, row('b@example.com')),
@@ -212,8 +210,9 @@ describe('checking a roster', () => {
 				entry(5, row('jose\u0301@example.com')),
 				entry(6, row('a@example.com')),
 			]),
-		).toBe(
-			'The roster names the same e-mail more than once, so nothing was synced: a@example.com in items 0, 1, 6; josé@example.com in items 3, 5. Keep one item per person.',
-		);
+		).toEqual([
+			{ email: 'a@example.com', items: [0, 1, 6] },
+			{ email: 'josé@example.com', items: [3, 5] },
+		]);
 	});
 });

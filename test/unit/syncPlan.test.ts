@@ -109,6 +109,18 @@ describe('planning an HR sync', () => {
 		expect(actions(plan)).toEqual(['unchanged', 'unchanged']);
 	});
 
+	it('never changes access fields of a user outside the scope, and notes what it left alone', () => {
+		const admin = managed(90, { tags: { role: 'admin' }, privileges: ['read', 'write'], adminDevices: 5 });
+		const plan = planSync([admin], [entry(0, { ...rowOf(admin), name: 'Root', expires: '2020-01-01T00:00:00Z', privileges: ['read'], adminDevices: null, disabled: null } as unknown as UserWrite)], settings);
+		expect(plan.steps).toEqual([
+			expect.objectContaining({
+				action: 'updated',
+				patch: [{ op: 'replace', path: '/name', value: 'Root' }],
+				note: expect.stringMatching(/^Left alone: expires, privileges, adminDevices\. This user has no managedBy: n8n-hr-sync tag/),
+			}),
+		]);
+	});
+
 	it('a roster entry can take a user into the scope by giving the scope tag itself', () => {
 		const handMade = managed(5, { tags: { team: 'x' } });
 		const plan = planSync([handMade], [entry(0, { ...rowOf(handMade), tags: { team: 'x', ...SCOPE } })], settings);
@@ -183,6 +195,28 @@ describe('planning an HR sync', () => {
 			const adminOff = planSync(users, [...rosterOf(team(20)), entry(20, { ...rowOf(users[20]), disabled: true, disabledMessage: 'Bye.' })], settings);
 			expect(adminOff.steps[20]).toMatchObject({ action: 'unchanged', userId: 'usr-90' });
 			expect(planSync(users, everyoneOff.slice(0, 19), { ...settings, leavers: 'ignore' }).refusal).toMatch(/19 marked disabled by the roster\)/);
+		});
+
+		it('compares the share exactly as typed and caps the number with maxLeavers', () => {
+			const users = team(375);
+			expect(planSync(users, rosterOf(users.slice(0, 375 - 69)), { ...settings, maxLeaversPercent: 18.4 }).refusal).toBeUndefined();
+			expect(planSync(users, rosterOf(users.slice(0, 375 - 70)), { ...settings, maxLeaversPercent: 18.4 }).refusal).toMatch(/\(18\.7%: 70 disabled .*allows \(18\.4%, at most 69\)/);
+			// 0.1 + 0.2 is typed 0.3: 3 of 1000 is exactly at the limit.
+			expect(planSync(team(1000), rosterOf(team(997)), { ...settings, maxLeaversPercent: 0.1 + 0.2 }).refusal).toBeUndefined();
+			expect(planSync(team(40), rosterOf(team(37)), { ...settings, maxLeavers: 2 }).refusal).toMatch(/more than Max Leavers allows \(2\)\. .*raise Max Leavers for one run/);
+			expect(planSync(team(40), rosterOf(team(30)), { ...settings, maxLeavers: 2 }).refusal).toMatch(/more than Max Leavers Percent allows \(10%, at most 4\) and Max Leavers allows \(2\)/);
+			expect(planSync(team(40), rosterOf(team(38)), { ...settings, maxLeavers: 2 }).refusal).toBeUndefined();
+		});
+
+		it('counts an expiry in the past or a start in the future as losing access, and expired users as not signing in', () => {
+			const now = Date.parse('2026-01-01T00:00:00Z');
+			const users = team(10);
+			const expiring = users.map((user, index) => entry(index, { ...rowOf(user), expires: index < 2 ? '2025-12-31T00:00:00Z' : null }));
+			expect(planSync(users, expiring, settings, undefined, now).refusal).toMatch(/2 of the 10 .*2 locked out by the roster's Expires or From/);
+			const starting = users.map((user, index) => entry(index, { ...rowOf(user), from: index < 2 ? '2026-02-01T00:00:00Z' : null }));
+			expect(planSync(users, starting, settings, undefined, now).refusal).toMatch(/2 locked out by the roster's Expires or From/);
+			const alreadyExpired = [...team(10), ...Array.from({ length: 20 }, (_, index) => managed(100 + index, { expires: '2020-01-01T00:00:00Z' }))];
+			expect(planSync(alreadyExpired, rosterOf(team(10)), settings, undefined, now).refusal).toBeUndefined();
 		});
 
 		it('counts only who would lose access: years of disabled leavers never dilute the share', () => {

@@ -39,7 +39,7 @@ const fromItem: Record<string, string> = {
 export const properties: INodeProperties[] = [
 	{
 		displayName:
-			'All input items together are the roster, one per person. Preview writes nothing. Only users carrying the scope tag are ever disabled or deleted, and a run that would remove more than Max Leavers Percent of them is refused.',
+			'All input items together are the roster, one per person. Preview writes nothing and checks every row as Apply would. Only users carrying the scope tag ever gain or lose access, and a run that would lock out more of them than Max Leavers Percent or Max Leavers allow is refused.',
 		name: 'syncNotice',
 		type: 'notice',
 		default: '',

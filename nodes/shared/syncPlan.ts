@@ -5,10 +5,11 @@
  * of leavers is plausible enough to apply. Pure; matching, field diff and country equivalence are
  * the upsert's (upsertPlan.ts).
  */
-import { diffToJsonPatch, fieldOf, pointerTo } from './jsonPatch';
-import { indexByEmail, patchesCountry, planUser } from './upsertPlan';
+import { diffToJsonPatch, fieldOf, isUnset, pointerTo } from './jsonPatch';
+import { indexByEmail, planUser } from './upsertPlan';
 import { emailKey } from './users';
-import type { JsonPatchOperation, User, UserWrite } from './wire';
+import { parseServiceTime } from './validation';
+import { USER_UNSET_READS_AS, type JsonPatchOperation, type User, type UserWrite } from './wire';
 
 export const SYNC_MODES = ['preview', 'apply'] as const;
 export type SyncMode = (typeof SYNC_MODES)[number];
@@ -23,6 +24,8 @@ export interface SyncSettings {
 	scopeTagValue: string;
 	/** At most this share (0–100) of the managed users who can sign in may lose access in one run; one always may. */
 	maxLeaversPercent: number;
+	/** At most this many may lose access in one run, besides the share; 0: only the share applies. */
+	maxLeavers: number;
 	/** What a disabled leaver sees on signing in. */
 	disabledMessage: string;
 }
@@ -38,8 +41,8 @@ export type FieldChanges = Record<string, { from: unknown; to: unknown }>;
 
 export type SyncStep =
 	| { action: 'created'; itemIndex: number; email: string; user: UserWrite; changes: FieldChanges }
-	| { action: 'updated' | 'enabled'; itemIndex: number; userId: string; email: string; patch: JsonPatchOperation[]; changes: FieldChanges }
-	| { action: 'unchanged'; itemIndex: number; userId: string; email: string; changes: FieldChanges }
+	| { action: 'updated' | 'enabled'; itemIndex: number; userId: string; email: string; patch: JsonPatchOperation[]; changes: FieldChanges; note?: string }
+	| { action: 'unchanged'; itemIndex: number; userId: string; email: string; changes: FieldChanges; note?: string }
 	| { action: 'disabled'; userId: string; email: string; patch: JsonPatchOperation[]; changes: FieldChanges }
 	| { action: 'deleted'; userId: string; email: string; changes: FieldChanges };
 
@@ -54,19 +57,30 @@ export interface SyncPlan {
 const HIDDEN_FIELDS = new Set(['password']);
 
 /**
- * Why the roster cannot be synced as it is: e-mails that name one person in several items (which
- * item is right is not for the sync to guess). Undefined when every e-mail is unique.
+ * The fields that grant or remove access: sign-in (disabled, expiry, start), admin rights and
+ * devices. The sync changes them only for the users it manages.
  */
-export function rosterProblem(roster: readonly RosterEntry[]): string | undefined {
+const ACCESS_FIELDS = ['disabled', 'disabledMessage', 'expires', 'from', 'privileges', 'adminDevices', 'deviceId', 'group'] as const satisfies ReadonlyArray<keyof UserWrite>;
+
+/** Whether the user can sign in at `now`: not disabled, past the start, before the expiry. */
+export function canSignIn(user: Pick<UserWrite, 'disabled' | 'from' | 'expires'>, now: number): boolean {
+	if (user.disabled === true) return false;
+	const from = parseServiceTime(user.from);
+	const expires = parseServiceTime(user.expires);
+	return !(from > now) && !(expires <= now);
+}
+
+/**
+ * The e-mails that name one person in several items (which item is right is not for the sync to
+ * guess), each with its items in roster order; empty when every e-mail is unique.
+ */
+export function duplicateEmails(roster: readonly RosterEntry[]): Array<{ email: string; items: number[] }> {
 	const itemsByEmail = new Map<string, number[]>();
 	for (const { itemIndex, user } of roster) {
 		const key = emailKey(user.email)!;
 		itemsByEmail.set(key, [...(itemsByEmail.get(key) ?? []), itemIndex]);
 	}
-	const duplicates = [...itemsByEmail].filter(([, items]) => items.length > 1);
-	if (duplicates.length === 0) return undefined;
-	const listed = duplicates.map(([email, items]) => `${email} in items ${items.join(', ')}`).join('; ');
-	return `The roster names the same e-mail more than once, so nothing was synced: ${listed}. Keep one item per person.`;
+	return [...itemsByEmail].filter(([, items]) => items.length > 1).map(([email, items]) => ({ email, items }));
 }
 
 export function isManaged(user: Pick<User, 'tags'>, settings: Pick<SyncSettings, 'scopeTagKey' | 'scopeTagValue'>): boolean {
@@ -81,7 +95,7 @@ export function isManaged(user: Pick<User, 'tags'>, settings: Pick<SyncSettings,
 }
 
 /**
- * The plan for a roster whose e-mails are unique (see rosterProblem). `countries` is the service's
+ * The plan for a roster whose e-mails are unique (see duplicateEmails). `countries` is the service's
  * list: with it, a country written another way is the same country (see planUpserts).
  */
 export function planSync(
@@ -89,29 +103,36 @@ export function planSync(
 	roster: readonly RosterEntry[],
 	settings: SyncSettings,
 	countries?: Readonly<Record<string, string>>,
+	now: number = Date.now(),
 ): SyncPlan {
 	const usersByEmail = indexByEmail(existing);
-	/** Managed users who can sign in and whom the roster itself marks disabled. */
-	const lockedByRoster: User[] = [];
+	/** Managed users who can sign in and whom the roster itself locks out: by Disabled, or by Expires or From. */
+	const lockedByRoster: Array<{ user: User; by: 'disabled' | 'dates' }> = [];
 	const steps: SyncStep[] = roster.map(({ itemIndex, user }) => {
 		const current = usersByEmail.get(emailKey(user.email)!);
-		if (current && isManaged(current, settings) && current.disabled !== true && user.disabled === true) lockedByRoster.push(current);
 		const desired = desiredUser(user, current, settings);
+		if (current && isManaged(current, settings) && canSignIn(current, now) && !canSignIn(withAccessOf(current, desired), now)) {
+			lockedByRoster.push({ user: current, by: desired.disabled === true ? 'disabled' : 'dates' });
+		}
+		const note = current && !isManaged(current, settings) ? outsideScopeNote(current, user, settings) : undefined;
 		const step = planUser(current, desired, countries);
 		switch (step.kind) {
 			case 'create':
 				return { action: 'created', itemIndex, email: step.user.email, user: step.user, changes: changesOf({}, step.user) };
 			case 'unchanged':
-				return { action: 'unchanged', itemIndex, userId: step.user.id, email: step.user.email, changes: {} };
+				return withNote({ action: 'unchanged', itemIndex, userId: step.user.id, email: step.user.email, changes: {} }, note);
 			case 'update':
-				return {
-					action: enables(current!, step.patch) ? 'enabled' : 'updated',
-					itemIndex,
-					userId: step.userId,
-					email: current!.email,
-					patch: step.patch,
-					changes: patchChanges(current!, step.patch),
-				};
+				return withNote(
+					{
+						action: enables(current!, step.patch) ? 'enabled' : 'updated',
+						itemIndex,
+						userId: step.userId,
+						email: current!.email,
+						patch: step.patch,
+						changes: patchChanges(current!, step.patch),
+					},
+					note,
+				);
 		}
 	});
 
@@ -125,12 +146,33 @@ export function planSync(
 			steps.push({ action: 'disabled', userId: user.id, email: user.email, patch, changes: patchChanges(user, patch) });
 		}
 	}
-	return { steps, refusal: refusal(existing, leavers, lockedByRoster, settings) };
+	return { steps, refusal: refusal(existing, leavers, lockedByRoster, settings, now) };
 }
 
-/** Whether any step would change a country: only then is the service's list of countries needed. */
-export function needsCountries(plan: SyncPlan): boolean {
-	return plan.steps.some((step) => (step.action === 'updated' || step.action === 'enabled') && patchesCountry(step.patch));
+function withNote<Step extends SyncStep>(step: Step, note: string | undefined): Step {
+	return note === undefined ? step : { ...step, note };
+}
+
+/** The user's access as it would be once `desired` is written: a field `desired` leaves out keeps its value. */
+function withAccessOf(current: User, desired: UserWrite): User {
+	const after: Record<string, unknown> = { ...current };
+	for (const field of ACCESS_FIELDS) if (desired[field] !== undefined) after[field] = desired[field];
+	return after as unknown as User;
+}
+
+/** For a user outside the scope: which access fields the roster would change, left as they are, and why. */
+function outsideScopeNote(current: User, user: UserWrite, settings: SyncSettings): string | undefined {
+	const asked = ACCESS_FIELDS.filter((field) => user[field] !== undefined && diffToJsonPatch(current, comparedAccess(field, user)).length > 0);
+	if (asked.length === 0) return undefined;
+	return (
+		`Left alone: ${asked.join(', ')}. This user has no ${settings.scopeTagKey}: ${settings.scopeTagValue} tag, ` +
+		'so the sync never changes their access (sign-in, expiry, start, admin rights, devices).'
+	);
+}
+
+function comparedAccess(field: (typeof ACCESS_FIELDS)[number], user: UserWrite): Partial<UserWrite> {
+	const value = user[field];
+	return { [field]: isUnset(value) && field in USER_UNSET_READS_AS ? USER_UNSET_READS_AS[field] : value };
 }
 
 /**
@@ -143,8 +185,7 @@ function desiredUser(user: UserWrite, current: User | undefined, settings: SyncS
 	const desired: UserWrite = { ...user };
 	if (!managed) {
 		// Access of users outside the scope (admins, hand-made users) is never the sync's to change.
-		delete desired.disabled;
-		delete desired.disabledMessage;
+		for (const field of ACCESS_FIELDS) delete desired[field];
 	}
 	if (managed && (current === undefined || user.tags !== undefined)) {
 		desired.tags = { ...(user.tags ?? {}), [settings.scopeTagKey]: settings.scopeTagValue };
@@ -182,30 +223,76 @@ function patchChanges(current: User, patch: readonly JsonPatchOperation[]): Fiel
 
 /**
  * A partial or empty HR export looks exactly like a mass departure. What counts is who would lose
- * access: managed users who can sign in today and are absent from the roster, against all managed
- * users who can sign in today (users already disabled are neither, so years of disabled leavers
- * never dilute the share). Deleting an already disabled leaver takes nobody's access.
+ * access: managed users who can sign in today and are absent from the roster or locked out by it,
+ * against all managed users who can sign in today (users already disabled or expired are neither,
+ * so years of former staff never dilute the share). Deleting someone who cannot sign in takes
+ * nobody's access.
  */
 function refusal(
 	existing: readonly User[],
 	leavers: readonly User[],
-	lockedByRoster: readonly User[],
+	lockedByRoster: ReadonlyArray<{ by: 'disabled' | 'dates' }>,
 	settings: SyncSettings,
+	now: number,
 ): string | undefined {
-	const active = existing.filter((user) => isManaged(user, settings) && user.disabled !== true).length;
-	const leaving = settings.leavers === 'ignore' ? [] : leavers.filter((user) => user.disabled !== true);
-	// A roster column mapped wrong ("disabled" = true for everyone) locks people out as surely as an empty one.
+	const active = existing.filter((user) => isManaged(user, settings) && canSignIn(user, now)).length;
+	const leaving = settings.leavers === 'ignore' ? [] : leavers.filter((user) => canSignIn(user, now));
+	// A roster column mapped wrong ("disabled" = true, an expiry in 2019, for everyone) locks people out as surely as an empty one.
 	const losing = leaving.length + lockedByRoster.length;
-	if (losing <= 1 || losing * 100 <= active * settings.maxLeaversPercent) return undefined;
-	const allowed = Math.max(1, Math.floor((active * settings.maxLeaversPercent) / 100));
+	if (losing <= 1) return undefined;
+	const percent = exactDecimal(settings.maxLeaversPercent);
+	const overShare = BigInt(losing) * 100n * percent.scale > BigInt(active) * percent.units;
+	const overCount = settings.maxLeavers > 0 && losing > settings.maxLeavers;
+	if (!overShare && !overCount) return undefined;
+	const allowed = Math.max(1, Number((BigInt(active) * percent.units) / (100n * percent.scale)));
 	const causes = [
 		leaving.length > 0 ? `${leaving.length} ${settings.leavers === 'delete' ? 'deleted' : 'disabled'} as absent from the roster` : '',
-		lockedByRoster.length > 0 ? `${lockedByRoster.length} marked disabled by the roster` : '',
+		...lockedCauses(lockedByRoster),
 	].filter((cause) => cause !== '');
+	const limits = [
+		overShare ? `Max Leavers Percent allows (${percent.text}%, at most ${allowed})` : '',
+		overCount ? `Max Leavers allows (${settings.maxLeavers})` : '',
+	].filter((limit) => limit !== '');
 	return (
 		`Too many leavers: ${losing} of the ${active} managed users who can sign in today would lose access ` +
-		`(${Math.round((losing * 100) / active)}%: ${causes.join(', ')}), more than Max Leavers Percent allows (${settings.maxLeaversPercent}%, at most ${allowed}). ` +
+		`(${share(losing, active, percent)}%: ${causes.join(', ')}), more than ${limits.join(' and ')}. ` +
 		'An empty or partial HR export looks like this: check that the roster is complete. ' +
-		'If these people did leave, raise Max Leavers Percent for one run.'
+		`If these people did leave, raise ${overShare && overCount ? 'Max Leavers Percent and Max Leavers' : overShare ? 'Max Leavers Percent' : 'Max Leavers'} for one run.`
 	);
+}
+
+function lockedCauses(lockedByRoster: ReadonlyArray<{ by: 'disabled' | 'dates' }>): string[] {
+	const disabled = lockedByRoster.filter(({ by }) => by === 'disabled').length;
+	const dates = lockedByRoster.length - disabled;
+	return [
+		disabled > 0 ? `${disabled} marked disabled by the roster` : '',
+		dates > 0 ? `${dates} locked out by the roster's Expires or From (expired or not yet started)` : '',
+	];
+}
+
+/**
+ * The percentage as the user typed it, as an exact fraction `units / scale`: compared in floating
+ * point, 375 × 18.4 is 6899.999…, and 69 leavers of 375 (exactly 18.4 %) were refused.
+ */
+function exactDecimal(value: number): { units: bigint; scale: bigint; text: string } {
+	const text = withoutTrailingZeros(value.toFixed(10));
+	const decimals = text.includes('.') ? text.length - text.indexOf('.') - 1 : 0;
+	return { units: BigInt(text.replace('.', '')), scale: 10n ** BigInt(decimals), text };
+}
+
+/** "18.400" as "18.4", "100.0" as "100". */
+function withoutTrailingZeros(decimal: string): string {
+	return decimal.includes('.') ? decimal.replace(/0+$/, '').replace(/\.$/, '') : decimal;
+}
+
+/** The share of leavers with the precision of the limit, and more digits where that would show it equal to the limit. */
+function share(losing: number, active: number, limit: { text: string }): string {
+	if (active === 0) return '100';
+	const decimals = limit.text.includes('.') ? limit.text.length - limit.text.indexOf('.') - 1 : 0;
+	const exact = (losing * 100) / active;
+	for (let digits = decimals; digits < decimals + 6; digits++) {
+		const shown = withoutTrailingZeros(exact.toFixed(digits));
+		if (shown !== limit.text) return shown;
+	}
+	return exact.toString();
 }

@@ -3,9 +3,9 @@
  * items create a user, which patch one (only the fields that differ), which change nothing, and
  * which are superseded by a later item with the same e-mail. Pure.
  */
-import { diffToJsonPatch, pointerTo } from './jsonPatch';
+import { diffToJsonPatch, isUnset, pointerTo } from './jsonPatch';
 import { countryKey, emailKey } from './users';
-import type { JsonPatchOperation, User, UserWrite } from './wire';
+import { USER_UNSET_READS_AS, type JsonPatchOperation, type User, type UserWrite } from './wire';
 
 /** A checked item: the fields it sets, and null for the optional fields it clears. */
 export interface UpsertRequest {
@@ -73,12 +73,18 @@ export function planUser(
 /**
  * The e-mail is the match key, equal by definition (a difference in case is not a change), and a
  * password cannot be compared because the service never reads it back: it is set on create only.
- * A country written another way for the same country is no change either.
+ * A country written another way for the same country is no change either, nor is a field left
+ * blank that the service reads back as its default (a blank Disabled column is `false`): compared
+ * as unset, every run would rewrite it.
  */
 function comparedFields(user: UserWrite, current: User, countries?: Readonly<Record<string, string>>): Partial<UserWrite> {
 	const compared: Partial<UserWrite> = { ...user };
 	delete compared.email;
 	delete compared.password;
+	for (const [field, readBack] of Object.entries(USER_UNSET_READS_AS)) {
+		const key = field as keyof UserWrite;
+		if (key in compared && isUnset(compared[key])) (compared as Record<string, unknown>)[key] = readBack;
+	}
 	if (countries && countryKey(user.country, countries) === countryKey(current.country, countries)) delete compared.country;
 	return compared;
 }
@@ -93,6 +99,14 @@ export function changesCountry(plan: Map<number, UpsertStep>): boolean {
 }
 
 export function patchesCountry(patch: readonly JsonPatchOperation[]): boolean {
-	const path = pointerTo('country' satisfies keyof User);
+	return patchesField(patch, 'country');
+}
+
+export function patchesTimeZone(patch: readonly JsonPatchOperation[]): boolean {
+	return patchesField(patch, 'timeZone');
+}
+
+function patchesField(patch: readonly JsonPatchOperation[], field: keyof User): boolean {
+	const path = pointerTo(field);
 	return patch.some((operation) => operation.path === path);
 }

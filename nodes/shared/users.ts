@@ -1,5 +1,6 @@
 /** Users as the node shows them: filtered, matched by e-mail, never with a password. Pure. */
 import { ALPHA3_TO_ALPHA2 } from './countryCodes';
+import { withoutFormatCharacters } from './validation';
 import { USER_WRITE_ONLY_FIELDS, type User } from './wire';
 
 export type PublicUser = Omit<User, (typeof USER_WRITE_ONLY_FIELDS)[number]>;
@@ -12,12 +13,12 @@ export function withoutWriteOnlyFields(user: User): PublicUser {
 }
 
 /**
- * E-mail addresses name the same person whatever their case, surrounding spaces or Unicode
- * normalisation (an "é" typed as one code point or as "e" + accent). A user without an e-mail
- * (null in a listing) has no key and matches nobody.
+ * E-mail addresses name the same person whatever their case, surrounding spaces, invisible format
+ * characters or Unicode normalisation (an "é" typed as one code point or as "e" + accent). A user
+ * without an e-mail (null in a listing) has no key and matches nobody.
  */
 export function emailKey(email: unknown): string | undefined {
-	return typeof email === 'string' ? email.normalize('NFC').trim().toLowerCase() : undefined;
+	return typeof email === 'string' ? withoutFormatCharacters(email.normalize('NFC')).trim().toLowerCase() : undefined;
 }
 
 /**
@@ -34,6 +35,39 @@ export function countryKey(country: unknown, countries: Readonly<Record<string, 
 	if (named) return named[0];
 	if (Object.prototype.hasOwnProperty.call(ALPHA3_TO_ALPHA2, upper)) return ALPHA3_TO_ALPHA2[upper];
 	return text.toLowerCase();
+}
+
+/**
+ * The country as the service takes it: as written when it is a code or a name of the service's list,
+ * else that list's code for it (another case, an ISO three-letter code); undefined when the list
+ * does not know it.
+ */
+export function listedCountry(country: string, countries: Readonly<Record<string, string>>): string | undefined {
+	if (Object.prototype.hasOwnProperty.call(countries, country) || Object.values(countries).includes(country)) return country;
+	const key = countryKey(country, countries);
+	return key !== undefined && Object.prototype.hasOwnProperty.call(countries, key) ? key : undefined;
+}
+
+/** Languages an HR export may name countries in; a name in one of them is suggested, never taken. */
+const SUGGESTION_LANGUAGES = ['de', 'fr', 'es', 'it', 'pt', 'nl', 'pl', 'sv', 'da', 'nb', 'fi', 'cs', 'tr'];
+
+/** The listed code whose name in another language is `country` ("Deutschland": DE), if any. */
+export function countryInOtherLanguage(country: string, countries: Readonly<Record<string, string>>): string | undefined {
+	const wanted = country.normalize('NFC').trim().toLowerCase();
+	for (const language of SUGGESTION_LANGUAGES) {
+		const names = new Intl.DisplayNames([language], { type: 'region' });
+		for (const code of Object.keys(countries)) {
+			if (/^[A-Z]{2}$/.test(code) && names.of(code)?.normalize('NFC').toLowerCase() === wanted) return code;
+		}
+	}
+	return undefined;
+}
+
+/** The time zone as the service lists it, whatever its case; undefined when the list does not know it. */
+export function listedTimeZone(timeZone: string, timeZones: Readonly<Record<string, string>>): string | undefined {
+	if (Object.prototype.hasOwnProperty.call(timeZones, timeZone)) return timeZone;
+	const lower = timeZone.toLowerCase();
+	return Object.keys(timeZones).find((id) => id.toLowerCase() === lower);
 }
 
 export interface UserFilters {

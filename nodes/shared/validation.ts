@@ -120,6 +120,12 @@ export function toNumberInRange(value: unknown, min: number, max: number): Check
 	return ok(number);
 }
 
+/** A whole number of 0 or more. */
+export function toCount(value: unknown): Check<number> {
+	const number = toNumberInRange(value, 0, Number.MAX_SAFE_INTEGER);
+	return number.ok && !Number.isInteger(number.value) ? fail('must be a whole number') : number;
+}
+
 export const toLatitude = (value: unknown) => toNumberInRange(value, -90, 90);
 export const toLongitude = (value: unknown) => toNumberInRange(value, -180, 180);
 
@@ -140,7 +146,8 @@ export function toVerbatimText(value: unknown): Check<string> {
 /** Booleans as they come from n8n fields, or as text from expressions over spreadsheet rows. */
 export function toBoolean(value: unknown): Check<boolean> {
 	if (typeof value === 'boolean') return ok(value);
-	if (value === 'true' || value === 'false') return ok(value === 'true');
+	// Spreadsheets export booleans as TRUE and FALSE.
+	if (typeof value === 'string' && /^(true|false)$/i.test(value.trim())) return ok(value.trim().toLowerCase() === 'true');
 	return fail(`must be true or false (got ${preview(value)})`);
 }
 
@@ -200,8 +207,18 @@ export function toResourceId(value: unknown): Check<string> {
 // Deliberately simple: one "@", no spaces, a dot in the domain. The service has the last word.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/**
+ * Unicode format characters (category Cf: zero-width space U+200B, word joiner U+2060, byte order
+ * mark U+FEFF, soft hyphen U+00AD…) are invisible and never part of an address: text pasted from a
+ * web page or a chat, or the first cell of a CSV export, carries them unseen.
+ */
+export function withoutFormatCharacters(text: string): string {
+	return text.replace(/\p{Cf}/gu, '');
+}
+
+/** An e-mail address as sent: without invisible format characters. */
 export function toEmail(value: unknown): Check<string> {
-	const text = toNonEmptyText(value);
+	const text = toNonEmptyText(typeof value === 'string' ? withoutFormatCharacters(value) : value);
 	if (!text.ok) return text;
 	return EMAIL.test(text.value) ? text : fail(`is not an e-mail address (got ${preview(text.value)})`);
 }

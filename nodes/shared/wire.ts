@@ -347,6 +347,9 @@ export const USER_WRITE_ONLY_FIELDS = ['password'] as const;
 
 export type UserWrite = Omit<User, 'id' | 'creation' | 'modification' | 'lastLogin'>;
 
+/** What the service reads an optional user field back as once it is unset (null or absent). */
+export const USER_UNSET_READS_AS: Readonly<Partial<Record<keyof UserWrite, unknown>>> = { disabled: false, adminDevices: 0 };
+
 /** One operation of an RFC 6902 JSON Patch, as PATCH /api/groups|users/{id} expects. */
 export type JsonPatchOperation =
 	| { op: 'add' | 'replace' | 'test'; path: string; value: unknown }

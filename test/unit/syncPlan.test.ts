@@ -1,4 +1,4 @@
-import { needsCountries, planSync, rosterProblem, type RosterEntry, type SyncSettings } from '../../nodes/shared/syncPlan';
+import { duplicateEmails, planSync, type RosterEntry, type SyncSettings } from '../../nodes/shared/syncPlan';
 import type { User, UserWrite } from '../../nodes/shared/wire';
 
 const settings: SyncSettings = {
@@ -6,6 +6,7 @@ const settings: SyncSettings = {
 	scopeTagKey: 'managedBy',
 	scopeTagValue: 'n8n-hr-sync',
 	maxLeaversPercent: 10,
+	maxLeavers: 0,
 	disabledMessage: 'Gone.',
 };
 const SCOPE = { managedBy: 'n8n-hr-sync' };
@@ -74,11 +75,8 @@ describe('planning an HR sync', () => {
 	it('treats a country written another way as the same country once the service list is known', () => {
 		const user = managed(1, { country: 'USA' });
 		const roster = [entry(0, { ...rowOf(user), country: 'United States' })];
-		const withoutList = planSync([user], roster, settings);
-		expect(needsCountries(withoutList)).toBe(true);
-		const withList = planSync([user], roster, settings, { US: 'United States', DE: 'Germany' });
-		expect(actions(withList)).toEqual(['unchanged']);
-		expect(needsCountries(withList)).toBe(false);
+		expect(actions(planSync([user], roster, settings))).toEqual(['updated']);
+		expect(actions(planSync([user], roster, settings, { US: 'United States', DE: 'Germany' }))).toEqual(['unchanged']);
 	});
 
 	it('enables a managed user who is back, unless the roster itself says disabled', () => {
@@ -109,6 +107,18 @@ describe('planning an HR sync', () => {
 			leavers: 'delete',
 		});
 		expect(actions(plan)).toEqual(['unchanged', 'unchanged']);
+	});
+
+	it('never changes access fields of a user outside the scope, and notes what it left alone', () => {
+		const admin = managed(90, { tags: { role: 'admin' }, privileges: ['read', 'write'], adminDevices: 5 });
+		const plan = planSync([admin], [entry(0, { ...rowOf(admin), name: 'Root', expires: '2020-01-01T00:00:00Z', privileges: ['read'], adminDevices: null, disabled: null } as unknown as UserWrite)], settings);
+		expect(plan.steps).toEqual([
+			expect.objectContaining({
+				action: 'updated',
+				patch: [{ op: 'replace', path: '/name', value: 'Root' }],
+				note: expect.stringMatching(/^Left alone: expires, privileges, adminDevices\. This user has no managedBy: n8n-hr-sync tag/),
+			}),
+		]);
 	});
 
 	it('a roster entry can take a user into the scope by giving the scope tag itself', () => {
@@ -187,6 +197,28 @@ describe('planning an HR sync', () => {
 			expect(planSync(users, everyoneOff.slice(0, 19), { ...settings, leavers: 'ignore' }).refusal).toMatch(/19 marked disabled by the roster\)/);
 		});
 
+		it('compares the share exactly as typed and caps the number with maxLeavers', () => {
+			const users = team(375);
+			expect(planSync(users, rosterOf(users.slice(0, 375 - 69)), { ...settings, maxLeaversPercent: 18.4 }).refusal).toBeUndefined();
+			expect(planSync(users, rosterOf(users.slice(0, 375 - 70)), { ...settings, maxLeaversPercent: 18.4 }).refusal).toMatch(/\(18\.7%: 70 disabled .*allows \(18\.4%, at most 69\)/);
+			// 0.1 + 0.2 is typed 0.3: 3 of 1000 is exactly at the limit.
+			expect(planSync(team(1000), rosterOf(team(997)), { ...settings, maxLeaversPercent: 0.1 + 0.2 }).refusal).toBeUndefined();
+			expect(planSync(team(40), rosterOf(team(37)), { ...settings, maxLeavers: 2 }).refusal).toMatch(/more than Max Leavers allows \(2\)\. .*raise Max Leavers for one run/);
+			expect(planSync(team(40), rosterOf(team(30)), { ...settings, maxLeavers: 2 }).refusal).toMatch(/more than Max Leavers Percent allows \(10%, at most 4\) and Max Leavers allows \(2\)/);
+			expect(planSync(team(40), rosterOf(team(38)), { ...settings, maxLeavers: 2 }).refusal).toBeUndefined();
+		});
+
+		it('counts an expiry in the past or a start in the future as losing access, and expired users as not signing in', () => {
+			const now = Date.parse('2026-01-01T00:00:00Z');
+			const users = team(10);
+			const expiring = users.map((user, index) => entry(index, { ...rowOf(user), expires: index < 2 ? '2025-12-31T00:00:00Z' : null }));
+			expect(planSync(users, expiring, settings, undefined, now).refusal).toMatch(/2 of the 10 .*2 locked out by the roster's Expires or From/);
+			const starting = users.map((user, index) => entry(index, { ...rowOf(user), from: index < 2 ? '2026-02-01T00:00:00Z' : null }));
+			expect(planSync(users, starting, settings, undefined, now).refusal).toMatch(/2 locked out by the roster's Expires or From/);
+			const alreadyExpired = [...team(10), ...Array.from({ length: 20 }, (_, index) => managed(100 + index, { expires: '2020-01-01T00:00:00Z' }))];
+			expect(planSync(alreadyExpired, rosterOf(team(10)), settings, undefined, now).refusal).toBeUndefined();
+		});
+
 		it('counts only who would lose access: years of disabled leavers never dilute the share', () => {
 			const formerStaff = Array.from({ length: 500 }, (_, index) => managed(1000 + index, { disabled: true, disabledMessage: 'Gone.' }));
 			const users = [...team(30), ...formerStaff];
@@ -202,9 +234,9 @@ describe('planning an HR sync', () => {
 describe('checking a roster', () => {
 	it('names every e-mail that appears more than once, with its items', () => {
 		const row = (email: string): UserWrite => ({ name: 'X', email, country: 'DE', timeZone: 'Europe/Berlin' });
-		expect(rosterProblem([entry(0, row('a@example.com')), entry(1, row('b@example.com'))])).toBeUndefined();
+		expect(duplicateEmails([entry(0, row('a@example.com')), entry(1, row('b@example.com'))])).toEqual([]);
 		expect(
-			rosterProblem([
+			duplicateEmails([
 				entry(0, row('a@example.com')),
 				entry(1, row(' A@EXAMPLE.com')),
 				entry(2, row('b@example.com')),
@@ -212,8 +244,9 @@ describe('checking a roster', () => {
 				entry(5, row('jose\u0301@example.com')),
 				entry(6, row('a@example.com')),
 			]),
-		).toBe(
-			'The roster names the same e-mail more than once, so nothing was synced: a@example.com in items 0, 1, 6; josé@example.com in items 3, 5. Keep one item per person.',
-		);
+		).toEqual([
+			{ email: 'a@example.com', items: [0, 1, 6] },
+			{ email: 'josé@example.com', items: [3, 5] },
+		]);
 	});
 });

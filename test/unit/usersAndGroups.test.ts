@@ -1,6 +1,6 @@
 import { devicesWith, devicesWithout, filterGroups, sameDevices, toDeviceIds } from '../../nodes/shared/groups';
 import { KeyedLock } from '../../nodes/shared/keyedLock';
-import { countryList, filterUsers, timeZoneList, withoutWriteOnlyFields } from '../../nodes/shared/users';
+import { countryInOtherLanguage, countryList, emailKey, filterUsers, listedCountry, listedTimeZone, timeZoneList, withoutWriteOnlyFields } from '../../nodes/shared/users';
 import { toTextList } from '../../nodes/shared/validation';
 import type { Group, User } from '../../nodes/shared/wire';
 
@@ -28,6 +28,31 @@ describe('users', () => {
 			{ code: 'GB', name: 'United Kingdom' },
 		]);
 		expect(timeZoneList({ 'Europe/London': 'Greenwich Mean Time' })).toEqual([{ id: 'Europe/London', name: 'Greenwich Mean Time' }]);
+	});
+});
+
+describe('roster values against the service lists', () => {
+	const countries = { US: 'United States', DE: 'Germany', ES: 'Spain' };
+	it('keys an e-mail whatever its case, padding, Unicode form or invisible format characters', () => {
+		expect(emailKey(' Jose\u0301\u200b@Example.com\ufeff ')).toBe(emailKey('josé@example.com'));
+	});
+	it('sends a listed code or name as written, another spelling as the listed code, and nothing else', () => {
+		expect(listedCountry('Germany', countries)).toBe('Germany');
+		expect(listedCountry('DE', countries)).toBe('DE');
+		expect(listedCountry('germany', countries)).toBe('DE');
+		expect(listedCountry('usa', countries)).toBe('US');
+		expect(listedCountry('XX', countries)).toBeUndefined();
+		expect(listedCountry('Deutschland', countries)).toBeUndefined();
+	});
+	it('suggests the code of a country named in another language', () => {
+		expect(countryInOtherLanguage('Deutschland', countries)).toBe('DE');
+		expect(countryInOtherLanguage('Espagne', countries)).toBe('ES');
+		expect(countryInOtherLanguage('Atlantis', countries)).toBeUndefined();
+	});
+	it('takes a listed time zone in any case, as the list spells it', () => {
+		const timeZones = { 'Europe/Berlin': 'Central European Standard Time', UTC: 'UTC' };
+		expect(listedTimeZone('europe/BERLIN', timeZones)).toBe('Europe/Berlin');
+		expect(listedTimeZone('Mars/Base', timeZones)).toBeUndefined();
 	});
 });
 

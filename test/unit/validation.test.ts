@@ -122,6 +122,10 @@ describe('ids and texts', () => {
 			expect(toEmail(bad).ok).toBe(false);
 		}
 	});
+	it('drops invisible format characters (Unicode Cf) from an e-mail, as pasted from a web page or chat', () => {
+		expect(toEmail('\ufeffann\u200b@exam\u00adple.com\u2060')).toEqual({ ok: true, value: 'ann@example.com' });
+		expect(toEmail('\u200b').ok).toBe(false);
+	});
 	it('shortens huge values in messages', () => {
 		expect(preview('x'.repeat(10_000)).length).toBeLessThanOrEqual(61);
 	});
@@ -131,6 +135,9 @@ describe('values of the wrong type from expressions', () => {
 	it('takes booleans, and their text from spreadsheet rows', () => {
 		expect(toBoolean(true)).toEqual({ ok: true, value: true });
 		expect(toBoolean('false')).toEqual({ ok: true, value: false });
+		// Spreadsheets export booleans in capitals.
+		expect(toBoolean('TRUE')).toEqual({ ok: true, value: true });
+		expect(toBoolean(' False ')).toEqual({ ok: true, value: false });
 	});
 	it.each([['yes'], [1], [null], [{}]])('refuses %p as a boolean instead of reading it as false', (input) => {
 		expect(toBoolean(input).ok).toBe(false);

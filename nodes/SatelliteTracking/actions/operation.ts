@@ -1,4 +1,11 @@
-import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties, type INodePropertyOptions } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IExecuteFunctions,
+	type INodeProperties,
+	type INodePropertyOptions,
+	type NodeApiError,
+	type NodeOperationError,
+} from 'n8n-workflow';
 
 import type { TrackingApiClient } from '../../shared/transport';
 
@@ -42,6 +49,11 @@ export interface WholeInputOperation {
 	option: OperationOption;
 	properties: INodeProperties[];
 	planTasks(this: IExecuteFunctions, api: TrackingApiClient): Promise<Task[]>;
+	/**
+	 * When a failing task stops the run (no Continue On Fail): adds to its error which tasks had done
+	 * their work and which had not (the failed one among them), so a stop part way is never silent.
+	 */
+	explainStop?(error: NodeApiError | NodeOperationError, finished: readonly Task[], unfinished: readonly Task[]): void;
 }
 
 export type AnyOperation = OperationModule | WholeInputOperation;

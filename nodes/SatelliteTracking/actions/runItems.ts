@@ -7,8 +7,8 @@ import {
 } from 'n8n-workflow';
 
 import type { TrackingApiClient } from '../../shared/transport';
-import type { AnyOperation, ItemResult, OperationModule, Task } from './operation';
-import { isToolRun, toolResults } from './toolMode';
+import type { AnyOperation, ItemResult, OperationModule, Task, WholeInputOperation } from './operation';
+import { isToolRun, toolItems, toolResults } from './toolMode';
 
 /** Items a task yields, paired with its input item when it has one. */
 function toExecutionData(result: ItemResult, itemIndex: number | undefined): INodeExecutionData[] {
@@ -63,7 +63,10 @@ export async function runOperation(
 		// Without the shared lookup no item can run; each still gets its one output item.
 		return failEveryItem(context, error);
 	}
-	return await runTasks(context, tasks, concurrency);
+	if (!('planTasks' in operation)) return await runTasks(context, tasks, concurrency);
+	const items = await runTasks(context, tasks, concurrency, operation.explainStop);
+	// A whole-input operation's items are one answer; as a tool, capped as every list is.
+	return isToolRun(context) ? toolItems(items) : items;
 }
 
 /** One task per input item, all sharing what the operation's prepareBatch looked up once. */
@@ -80,7 +83,12 @@ async function itemTasks<Batch>(context: IExecuteFunctions, api: TrackingApiClie
  * Continue On Fail each failed task yields exactly one error item, otherwise the first failing task
  * (in order) stops the run once the tasks in flight settle.
  */
-async function runTasks(context: IExecuteFunctions, tasks: Task[], concurrency: number): Promise<INodeExecutionData[]> {
+async function runTasks(
+	context: IExecuteFunctions,
+	tasks: Task[],
+	concurrency: number,
+	explainStop?: WholeInputOperation['explainStop'],
+): Promise<INodeExecutionData[]> {
 	const continueOnFail = context.continueOnFail();
 	const answer = isToolRun(context) ? (result: ItemResult) => (Array.isArray(result) ? toolResults(result) : result) : (result: ItemResult) => result;
 	const results: INodeExecutionData[][] = new Array(tasks.length);
@@ -105,6 +113,14 @@ async function runTasks(context: IExecuteFunctions, tasks: Task[], concurrency: 
 	};
 	await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, tasks.length)) }, worker));
 
-	if (failures.size > 0) throw failures.get(Math.min(...failures.keys()));
+	if (failures.size > 0) {
+		const first = failures.get(Math.min(...failures.keys()))!;
+		explainStop?.(
+			first,
+			tasks.filter((_, position) => results[position] !== undefined),
+			tasks.filter((_, position) => results[position] === undefined),
+		);
+		throw first;
+	}
 	return results.flat();
 }

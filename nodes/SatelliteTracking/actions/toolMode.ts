@@ -1,4 +1,4 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { matchDevice } from '../../shared/deviceRef';
 import { toDeviceIds } from '../../shared/groups';
@@ -65,6 +65,12 @@ export function toolResults(results: object[]): object[] {
 				`time range) rather than more: a call returns at most ${TOOL_MAX_RESULTS}.`,
 		},
 	];
+}
+
+/** A whole run's items as a tool answers (see toolResults): the items kept keep their pairing. */
+export function toolItems(items: INodeExecutionData[]): INodeExecutionData[] {
+	const shown = toolResults(items.map((item) => item.json));
+	return shown.map((json, index) => (items[index]?.json === json ? items[index] : { json: json as IDataObject }));
 }
 
 function newest(results: object[], count: number): object[] {

@@ -16,7 +16,8 @@ interface Write {
 
 // examples/hr-sync.json: a sample CSV becomes a file, n8n's Extract From File reads it into one item per
 // person, Sync previews the plan (writing nothing), the plan is posted to chat (the sandbox's sink), and
-// Sync applies it. The e2e's sandbox is fresh, so every person on the roster joins.
+// Sync applies it. The e2e's sandbox is fresh, so every person on the roster joins: nobody loses access,
+// so the plan goes straight to Apply, past the approval step a plan with leavers waits in.
 const expectation: ExampleExpectation = {
 	id: 'exampleHrSync01',
 	sinks: { 'Post plan to chat': SINK },
@@ -45,7 +46,10 @@ const expectation: ExampleExpectation = {
 		ensure(messages.length === 1, `sink /${SINK}: expected one chat message with the plan, got ${messages.length}`);
 		const text = (messages[0].body as Record<string, unknown> | undefined)?.text;
 		ensure(
-			typeof text === 'string' && text.startsWith('HR sync plan: 5 created.') && rows.every((r) => text.includes(`created ${String(r.email)}`)),
+			typeof text === 'string' &&
+				text.startsWith('HR sync plan (nothing written yet): will create 5.') &&
+				rows.every((r) => text.includes(`will create ${String(r.email)}`)) &&
+				text.endsWith('Nobody loses access: applying it now.'),
 			`sink /${SINK}: expected the plan naming every joiner, got ${JSON.stringify(messages[0].body)}`,
 		);
 

@@ -1,11 +1,10 @@
-import { NodeOperationError, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, type IExecuteFunctions, type INodeProperties, type NodeApiError } from 'n8n-workflow';
 
 import { checked } from '../../../shared/parameters';
 import {
+	duplicateEmails,
 	LEAVER_ACTIONS,
-	needsCountries,
 	planSync,
-	rosterProblem,
 	SYNC_MODES,
 	type RosterEntry,
 	type SyncMode,
@@ -14,8 +13,10 @@ import {
 	type SyncStep,
 } from '../../../shared/syncPlan';
 import type { TrackingApiClient } from '../../../shared/transport';
-import { toNonEmptyText, toNumberInRange, type Check } from '../../../shared/validation';
-import type { UserWrite } from '../../../shared/wire';
+import { patchesCountry, patchesTimeZone } from '../../../shared/upsertPlan';
+import { countryInOtherLanguage, listedCountry, listedTimeZone } from '../../../shared/users';
+import { preview, toCount, toNonEmptyText, toNumberInRange, type Check } from '../../../shared/validation';
+import type { User, UserWrite } from '../../../shared/wire';
 import type { OperationOption, Task } from '../operation';
 import { readUser, requiredUserProperties, userAdditionalFields } from './userFields';
 
@@ -38,7 +39,7 @@ const fromItem: Record<string, string> = {
 export const properties: INodeProperties[] = [
 	{
 		displayName:
-			'All input items together are the roster, one per person. Preview writes nothing. Only users carrying the scope tag are ever disabled or deleted, and a run that would remove more than Max Leavers Percent of them is refused.',
+			'All input items together are the roster, one per person. Preview writes nothing and checks every row as Apply would. Only users carrying the scope tag ever gain or lose access, and a run that would lock out more of them than Max Leavers Percent or Max Leavers allow is refused.',
 		name: 'syncNotice',
 		type: 'notice',
 		default: '',
@@ -86,7 +87,16 @@ export const properties: INodeProperties[] = [
 		typeOptions: { minValue: 0, maxValue: 100 },
 		default: 10,
 		description:
-			'Refuse the run (writing nothing) when more than this share of the managed users who can sign in would lose access. One leaver is always allowed.',
+			'Refuse the run (writing nothing) when more than this share of the managed users who can sign in would lose access (disabled, deleted, or expired by the roster). One leaver is always allowed.',
+	},
+	{
+		displayName: 'Max Leavers',
+		name: 'maxLeavers',
+		type: 'number',
+		typeOptions: { minValue: 0, numberPrecision: 0 },
+		default: 0,
+		description:
+			'Refuse the run (writing nothing) when more than this many managed users would lose access, whatever their share. 0: only Max Leavers Percent applies.',
 	},
 	...requiredUserProperties.map((property) => ({ ...property, default: fromItem[property.name] })),
 	userAdditionalFields,
@@ -122,42 +132,135 @@ function readSettings(context: IExecuteFunctions): SyncSettings & { mode: SyncMo
 		scopeTagKey: checked(context, 0, 'Scope Tag Key', toNonEmptyText(parameter('scopeTagKey', 'managedBy'))),
 		scopeTagValue: checked(context, 0, 'Scope Tag Value', toNonEmptyText(parameter('scopeTagValue', 'n8n-hr-sync'))),
 		maxLeaversPercent: checked(context, 0, 'Max Leavers Percent', toNumberInRange(parameter('maxLeaversPercent', 10), 0, 100)),
+		maxLeavers: checked(context, 0, 'Max Leavers', toCount(parameter('maxLeavers', 0))),
 		disabledMessage: checked(context, 0, 'Disabled Message', toNonEmptyText(options.disabledMessage ?? DEFAULT_DISABLED_MESSAGE)),
 	};
 }
 
-/** Every item checked before anything is read or written: one bad row would otherwise look like a leaver. */
-function readRoster(context: IExecuteFunctions): RosterEntry[] {
-	const roster: RosterEntry[] = [];
-	const problems: string[] = [];
+/** What is wrong with one roster item, by the input item that holds it. */
+interface RosterProblem {
+	itemIndex: number;
+	problem: string;
+}
+
+/** Beyond this many, a roster's problems are counted, not listed: an export read wrong makes every row bad. */
+const MAX_LISTED_PROBLEMS = 20;
+
+/**
+ * Every item checked before anything is written (one bad row would otherwise look like a leaver):
+ * each field, then e-mails naming one person twice. Returns the good entries and every problem.
+ */
+function readRoster(context: IExecuteFunctions): { roster: RosterEntry[]; problems: RosterProblem[] } {
+	const entries: RosterEntry[] = [];
+	const problems: RosterProblem[] = [];
 	for (let itemIndex = 0; itemIndex < context.getInputData().length; itemIndex++) {
 		try {
 			const { set, cleared } = readUser(context, itemIndex);
-			roster.push({ itemIndex, user: { ...set, ...Object.fromEntries(cleared.map((field) => [field, null])) } as UserWrite });
+			entries.push({ itemIndex, user: { ...set, ...Object.fromEntries(cleared.map((field) => [field, null])) } as UserWrite });
 		} catch (error) {
-			problems.push((error as Error).message);
+			problems.push({ itemIndex, problem: (error as Error).message });
 		}
 	}
-	if (problems.length > 0) {
-		throw new NodeOperationError(context.getNode(), `The roster has items that cannot be synced, so nothing was written: ${problems.join('; ')}`);
+	const duplicates = duplicateEmails(entries);
+	for (const { email, items } of duplicates) {
+		problems.push({ itemIndex: items[0], problem: `Items ${items.join(', ')} name the same e-mail (${email}): keep one item per person` });
 	}
-	const duplicates = rosterProblem(roster);
-	if (duplicates) throw new NodeOperationError(context.getNode(), duplicates);
-	return roster;
+	const duplicated = new Set(duplicates.flatMap(({ items }) => items));
+	return { roster: entries.filter(({ itemIndex }) => !duplicated.has(itemIndex)), problems };
+}
+
+function rosterError(context: IExecuteFunctions, problems: RosterProblem[]): NodeOperationError {
+	const sorted = [...problems].sort((a, b) => a.itemIndex - b.itemIndex);
+	const listed = sorted.slice(0, MAX_LISTED_PROBLEMS).map(({ problem }) => problem);
+	if (sorted.length > MAX_LISTED_PROBLEMS) listed.push(`and ${sorted.length - MAX_LISTED_PROBLEMS} more`);
+	return new NodeOperationError(context.getNode(), `The roster has items that cannot be synced, so nothing was written: ${listed.join('; ')}`, {
+		itemIndex: sorted[0].itemIndex,
+		description: byteOrderMarkHint(context),
+	});
 }
 
 /**
- * Reads the users once, plans the whole roster against them and, in Apply, refuses an implausible
- * number of leavers before anything is written. Each planned change is one task: its write, or in
- * Preview its plan item.
+ * A CSV saved by Excel starts with a byte order mark, which n8n's Extract From File keeps in the
+ * first column's name unless told otherwise: `{{ $json.name }}` then finds nothing in any row.
+ */
+function byteOrderMarkHint(context: IExecuteFunctions): string | undefined {
+	const column = Object.keys(context.getInputData()[0]?.json ?? {}).find((key) => key.startsWith('\uFEFF'));
+	if (column === undefined) return undefined;
+	return (
+		`The first column's name starts with an invisible byte order mark (${preview(column)}), so an expression such as ` +
+		`{{ $json.${column.slice(1)} }} finds nothing. In Extract From File, turn on Options → Exclude Byte Order Mark (BOM).`
+	);
+}
+
+/**
+ * The plan, with every country and time zone it would send checked against the service's own lists
+ * (read only when the plan sends one), so that a plan Preview accepts is one Apply can send. A value
+ * the list knows in another spelling is sent as the list has it.
+ */
+async function checkedPlan(
+	api: TrackingApiClient,
+	users: User[],
+	roster: RosterEntry[],
+	settings: SyncSettings,
+	now: number,
+): Promise<{ plan: SyncPlan; problems: RosterProblem[] }> {
+	const sent = sentReferenceFields(planSync(users, roster, settings, undefined, now));
+	const countries = sent.country.size > 0 ? await api.request('listCountries') : undefined;
+	const timeZones = sent.timeZone.size > 0 ? await api.request('listTimeZones') : undefined;
+	const problems: RosterProblem[] = [];
+	const listed = roster.map(({ itemIndex, user }) => {
+		const checked = { ...user };
+		if (countries && sent.country.has(itemIndex)) {
+			const country = listedCountry(user.country, countries);
+			if (country === undefined) problems.push({ itemIndex, problem: unknownCountry(itemIndex, user.country, countries) });
+			else checked.country = country;
+		}
+		if (timeZones && sent.timeZone.has(itemIndex)) {
+			const timeZone = listedTimeZone(user.timeZone, timeZones);
+			if (timeZone === undefined) {
+				problems.push({
+					itemIndex,
+					problem: `Invalid "Time Zone" in item ${itemIndex}: Time Zone ${preview(user.timeZone)} is not one the service lists: use an IANA id such as Europe/Berlin`,
+				});
+			} else checked.timeZone = timeZone;
+		}
+		return { itemIndex, user: checked };
+	});
+	return { plan: planSync(users, listed, settings, countries, now), problems };
+}
+
+function unknownCountry(itemIndex: number, country: string, countries: Readonly<Record<string, string>>): string {
+	const meant = countryInOtherLanguage(country, countries);
+	const hint = meant === undefined ? 'use its two-letter code, e.g. DE' : `did you mean ${meant} (${countries[meant]})? Use the code or the name the service lists`;
+	return `Invalid "Country" in item ${itemIndex}: Country ${preview(country)} is not one the service lists: ${hint}`;
+}
+
+/** The roster items whose country, and whose time zone, the plan would send. */
+function sentReferenceFields(plan: SyncPlan): { country: Set<number>; timeZone: Set<number> } {
+	const sent = { country: new Set<number>(), timeZone: new Set<number>() };
+	for (const step of plan.steps) {
+		if (step.action === 'created') {
+			sent.country.add(step.itemIndex);
+			sent.timeZone.add(step.itemIndex);
+		} else if (step.action === 'updated' || step.action === 'enabled') {
+			if (patchesCountry(step.patch)) sent.country.add(step.itemIndex);
+			if (patchesTimeZone(step.patch)) sent.timeZone.add(step.itemIndex);
+		}
+	}
+	return sent;
+}
+
+/**
+ * Reads the users once, plans the whole roster against them and refuses, before anything is
+ * written, a roster with bad items (all of them named at once) and, in Apply, an implausible number
+ * of leavers. Each planned change is one task: its write, or in Preview its plan item.
  */
 export async function planTasks(this: IExecuteFunctions, api: TrackingApiClient): Promise<Task[]> {
 	const settings = readSettings(this);
-	const roster = readRoster(this);
+	const { roster, problems } = readRoster(this);
 	const users = await api.request('listUsers');
-	let plan = planSync(users, roster, settings);
-	// "US", "United States" and "USA" are one country: ask the service's list only when it matters.
-	if (needsCountries(plan)) plan = planSync(users, roster, settings, await api.request('listCountries'));
+	const { plan, problems: listProblems } = await checkedPlan(api, users, roster, settings, Date.now());
+	if (problems.length + listProblems.length > 0) throw rosterError(this, [...problems, ...listProblems]);
 	if (settings.mode === 'apply' && plan.refusal) throw new NodeOperationError(this.getNode(), `${plan.refusal} Nothing was written.`);
 	showSummary(this, plan, settings.mode);
 	return plan.steps.map((step) => ({
@@ -165,6 +268,24 @@ export async function planTasks(this: IExecuteFunctions, api: TrackingApiClient)
 		errorFields: { action: step.action, userId: 'userId' in step ? step.userId : null, email: step.email },
 		run: settings.mode === 'apply' ? async () => await apply(api, step) : async () => planItem(step, null, 'preview', plan.refusal),
 	}));
+}
+
+/**
+ * A write the service refused or the network lost stops Apply: the error says which changes were
+ * written before it and which were not (the next run plans only what is left).
+ */
+export function explainStop(error: NodeApiError | NodeOperationError, finished: readonly Task[], unfinished: readonly Task[]): void {
+	const changes = (tasks: readonly Task[]) =>
+		tasks.map((task) => task.errorFields as { action: string; email: string }).filter(({ action }) => action !== 'unchanged').map(({ action, email }) => `${action} ${email}`);
+	const written = changes(finished);
+	const notWritten = changes(unfinished);
+	if (written.length + notWritten.length === 0) return;
+	const listed = (names: string[]) =>
+		names.length === 0 ? 'none' : names.length > MAX_LISTED_PROBLEMS ? `${names.slice(0, MAX_LISTED_PROBLEMS).join(', ')} and ${names.length - MAX_LISTED_PROBLEMS} more` : names.join(', ');
+	const account =
+		`Sync stopped part way. Written: ${listed(written)}. Not written (or not confirmed, for the one that failed): ${listed(notWritten)}. ` +
+		'Run the sync again once the cause is fixed: it plans only what is left.';
+	error.description = error.description ? `${error.description}\n\n${account}` : account;
 }
 
 async function apply(api: TrackingApiClient, step: SyncStep) {
@@ -187,18 +308,31 @@ async function apply(api: TrackingApiClient, step: SyncStep) {
 	}
 }
 
+/** What a step does, in words that tell a plan (Preview: "will disable") from what was done ("disabled"). */
+const PLANNED: Record<SyncStep['action'], string> = {
+	created: 'will create',
+	updated: 'will update',
+	enabled: 'will enable',
+	disabled: 'will disable',
+	deleted: 'will delete',
+	unchanged: 'will leave unchanged',
+};
+
 function planItem(step: SyncStep, userId: string | null, mode: SyncMode, refusal?: string) {
-	const item = { action: step.action, userId: 'userId' in step ? step.userId : userId, email: step.email, changes: step.changes, mode };
-	return refusal === undefined ? item : { ...item, refusal: `Apply would refuse this plan. ${refusal}` };
+	const summary = `${mode === 'preview' ? PLANNED[step.action] : step.action} ${step.email}`;
+	const item = { action: step.action, userId: 'userId' in step ? step.userId : userId, email: step.email, changes: step.changes, mode, summary };
+	const noted = 'note' in step && step.note !== undefined ? { ...item, note: step.note } : item;
+	return refusal === undefined ? noted : { ...noted, refusal: `Apply would refuse this plan. ${refusal}` };
 }
 
 /** The plan in one line above the output, and in Preview a warning when Apply would refuse it. */
 function showSummary(context: IExecuteFunctions, plan: SyncPlan, mode: SyncMode): void {
 	if (typeof context.addExecutionHints !== 'function') return;
-	const counts = new Map<string, number>();
+	const counts = new Map<SyncStep['action'], number>();
 	for (const step of plan.steps) counts.set(step.action, (counts.get(step.action) ?? 0) + 1);
-	const summary = [...counts].map(([action, count]) => `${count} ${action}`).join(', ') || 'nothing to do';
-	const lead = mode === 'preview' ? 'Sync preview (nothing written)' : 'Sync';
+	const summary =
+		[...counts].map(([action, count]) => (mode === 'preview' ? `${PLANNED[action]} ${count}` : `${count} ${action}`)).join(', ') || 'nothing to do';
+	const lead = mode === 'preview' ? 'Sync preview, nothing written yet' : 'Sync applied';
 	context.addExecutionHints({ message: `${lead}: ${summary}.`, location: 'outputPane' });
 	if (mode === 'preview' && plan.refusal) {
 		context.addExecutionHints({ message: `Apply would refuse this plan. ${plan.refusal}`, type: 'warning', location: 'outputPane' });

@@ -1,20 +1,29 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { FieldChanges } from '../../../shared/jsonPatch';
-import { toBoolean, toEmail, toIsoDateTime, toNonEmptyText, toNumberInRange, toTextList, type Check } from '../../../shared/validation';
+import { toBoolean, toCount, toEmail, toIsoDateTime, toNonEmptyText, toTextList, type Check } from '../../../shared/validation';
 import { USER_PRIVILEGES, USER_REQUIRED_FIELDS, type UserWrite } from '../../../shared/wire';
 import { deviceLocator } from '../../../shared/descriptions';
 import { keyValueCollection, keyValueMap } from '../common.descriptions';
 import { additionalFields, readFields, requiredValues, type FieldSpecs } from '../writeFields';
 
-function toCount(value: unknown): Check<number> {
-	const number = toNumberInRange(value, 0, Number.MAX_SAFE_INTEGER);
-	return number.ok && !Number.isInteger(number.value) ? { ok: false, problem: 'must be a whole number' } : number;
-}
-
 function toPassword(value: unknown): Check<string> {
 	// Not trimmed: spaces may belong to the password.
 	return typeof value === 'string' && value !== '' ? { ok: true, value } : { ok: false, problem: 'must be a non-empty text' };
+}
+
+/**
+ * Epoch milliseconds this small are a date in early 1970: what a spreadsheet's day number (45747 for
+ * 2025-03-31) or epoch seconds become when read as milliseconds. As an expiry it locks the person
+ * out; no account starts or ends then.
+ */
+const EARLIEST_ACCESS_DATE_MS = Date.UTC(1971, 0, 1);
+
+function toAccessDate(value: unknown): Check<string> {
+	if (typeof value === 'number' && Math.abs(value) < EARLIEST_ACCESS_DATE_MS) {
+		return { ok: false, problem: `is a number too small for a date in milliseconds (got ${value}): a spreadsheet day number or seconds? Give an ISO 8601 date such as 2025-03-31` };
+	}
+	return toIsoDateTime(value);
 }
 
 export const USER_FIELDS: FieldSpecs<UserWrite> = {
@@ -31,8 +40,8 @@ export const USER_FIELDS: FieldSpecs<UserWrite> = {
 	group: { label: 'Group', check: toNonEmptyText },
 	deviceId: { label: 'Device', check: toNonEmptyText },
 	adminDevices: { label: 'Admin Devices', check: toCount },
-	from: { label: 'From', check: toIsoDateTime },
-	expires: { label: 'Expires', check: toIsoDateTime },
+	from: { label: 'From', check: toAccessDate },
+	expires: { label: 'Expires', check: toAccessDate },
 	password: { label: 'Password', check: toPassword },
 };
 

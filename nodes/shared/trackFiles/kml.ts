@@ -37,7 +37,7 @@ export function writeKml(track: ExportedTrack): string {
 		for (const stop of track.stops) {
 			lines.push(
 				`<Placemark>${element('name', stopLabel(stop))}<TimeSpan>${element('begin', stop.start)}${element('end', stop.end)}</TimeSpan>` +
-					`${extendedData({ start: stop.start, end: stop.end, durationMinutes: stop.durationMinutes })}` +
+					`${extendedData({ durationMinutes: stop.durationMinutes })}` +
 					`<Point><coordinates>${stop.longitude},${stop.latitude}</coordinates></Point></Placemark>`,
 			);
 		}
@@ -47,9 +47,10 @@ export function writeKml(track: ExportedTrack): string {
 	return lines.join('\n');
 }
 
+/** Start and end are the track's first and last `when` (a stop's TimeSpan): readers name them begin and end already. */
 function tripData({ summary }: ExportedTrip): string {
-	const { start, end, durationMinutes, distanceKm, maxSpeed, averageSpeed, idleMinutes } = summary;
-	return extendedData({ start: start.dateTime, end: end.dateTime, durationMinutes, distanceKm, maxSpeed, averageSpeed, idleMinutes });
+	const { durationMinutes, distanceKm, maxSpeed, averageSpeed, idleMinutes } = summary;
+	return extendedData({ durationMinutes, distanceKm, maxSpeed, averageSpeed, idleMinutes });
 }
 
 function extendedData(fields: Record<string, string | number | null | undefined>): string {

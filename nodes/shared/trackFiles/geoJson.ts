@@ -26,22 +26,24 @@ function tripFeature(trip: ExportedTrip, device: { deviceId: string; deviceName:
 	};
 }
 
+/** Each feature is turned into text as soon as it is built: a month's trips never stand as one object tree. */
 export function writeGeoJson(track: ExportedTrack): string {
 	const { deviceId, deviceName } = track;
-	const features: object[] = track.splitTrips
-		? track.trips.map((trip) => tripFeature(trip, track))
-		: track.trips.length > 0
-			? [
-					{
-						type: 'Feature',
-						properties: { type: 'trips', deviceId, deviceName, trips: track.trips.length, coordTimes: track.trips.map((trip) => pointArrays(trip.points).coordTimes) },
-						geometry: { type: 'MultiLineString', coordinates: track.trips.map((trip) => trip.points.map(position)) },
-					},
-				]
-			: [];
+	const features: string[] = track.splitTrips ? track.trips.map((trip) => JSON.stringify(tripFeature(trip, track))) : [];
+	if (!track.splitTrips && track.trips.length > 0) {
+		features.push(
+			JSON.stringify({
+				type: 'Feature',
+				properties: { type: 'trips', deviceId, deviceName, trips: track.trips.length, coordTimes: track.trips.map((trip) => trip.points.map((point) => point.time)) },
+				geometry: { type: 'MultiLineString', coordinates: track.trips.map((trip) => trip.points.map(position)) },
+			}),
+		);
+	}
 	for (const stop of track.stops) {
 		const { latitude, longitude, number, ...times } = stop;
-		features.push({ type: 'Feature', properties: { type: 'stop', name: `Stop ${number}`, deviceId, deviceName, ...times }, geometry: { type: 'Point', coordinates: position({ latitude, longitude }) } });
+		features.push(
+			JSON.stringify({ type: 'Feature', properties: { type: 'stop', name: `Stop ${number}`, deviceId, deviceName, ...times }, geometry: { type: 'Point', coordinates: position({ latitude, longitude }) } }),
+		);
 	}
-	return `${JSON.stringify({ type: 'FeatureCollection', features })}\n`;
+	return `{"type":"FeatureCollection","features":[\n${features.join(',\n')}\n]}\n`;
 }

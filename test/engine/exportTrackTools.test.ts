@@ -9,7 +9,6 @@
  * No GPX 1.1 schema is checked: no Debian package (gdal-data, gpsbabel, libxml2-utils, gpxviewer,
  * python3-gpxpy) nor npm package ships gpx.xsd, so xmllint checks the files are well-formed XML.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +20,7 @@ import { segmentTrack, TRIP_DEFAULTS } from '../../nodes/shared/trips/segment';
 import type { Location } from '../../nodes/shared/wire';
 import { byId, useSandbox } from '../support/sandboxed';
 import { fixesOf, ROUND } from '../support/trackFixes';
+import { layerCounts, runTool } from '../support/trackTools';
 
 const DAY = '2026-11-27';
 const REPO = join(__dirname, '../..');
@@ -29,16 +29,12 @@ type Position = [longitude: number, latitude: number];
 const six = (value: number) => Number(value.toFixed(6));
 const rounded = (positions: Position[]) => positions.map(([longitude, latitude]) => [six(longitude), six(latitude)]);
 
-// stderr is kept with a failure's error, not printed: GDAL warns of every GPX extension it cannot type.
-const run = (command: string, args: string[]) => execFileSync(command, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
 /** A layer of a file as GDAL reads it, as GeoJSON features. */
 const ogrFeatures = (file: string, layer?: string, openOptions: string[] = []) =>
-	JSON.parse(run('ogr2ogr', ['-f', 'GeoJSON', '/vsistdout/', ...openOptions.flatMap((option) => ['-oo', option]), file, ...(layer ? [layer] : [])])).features as Array<{
+	JSON.parse(runTool('ogr2ogr', ['-f', 'GeoJSON', '/vsistdout/', ...openOptions.flatMap((option) => ['-oo', option]), file, ...(layer ? [layer] : [])])).features as Array<{
 		geometry: { type: string; coordinates: unknown };
 		properties: Record<string, unknown>;
 	}>;
-const layerCounts = (file: string) =>
-	Object.fromEntries([...run('ogrinfo', ['-ro', '-al', '-so', file]).matchAll(/Layer name: (\S+)[\s\S]*?Feature Count: (\d+)/g)].map((match) => [match[1], Number(match[2])]));
 
 /** Bad fixes among the good ones: the origin, out of range, and a glitch far away. */
 function withBadFixes(fixes: Location[]): Location[] {
@@ -56,7 +52,7 @@ describe('Export Track files read back by GDAL, gpsbabel, xmllint and check-geoj
 	let folder: string;
 
 	beforeAll(() => {
-		run('bash', [join(REPO, 'scripts/e2e/install.sh'), 'track-tools']);
+		runTool('bash', [join(REPO, 'scripts/e2e/install.sh'), 'track-tools']);
 		folder = mkdtempSync(join(tmpdir(), 'export-track-'));
 		const { store } = ctx.sandbox;
 		store.addDevice({ id: 'tools-van', name: '<Van & "Co">', expires: null });
@@ -88,7 +84,7 @@ describe('Export Track files read back by GDAL, gpsbabel, xmllint and check-geoj
 	it.each(['tools-van', 'tools-dst'])('GPX of %s: GDAL counts its tracks, points and waypoints and reads back the trip fixes; xmllint finds it well-formed', async (deviceId) => {
 		const range = deviceId === 'tools-dst' ? { from: '2026-10-25T00:00:00+02:00', to: '2026-10-25T23:59:59+01:00' } : undefined;
 		const file = await exported(deviceId, 'gpx', {}, range);
-		run('xmllint', ['--noout', file]);
+		runTool('xmllint', ['--noout', file]);
 		const trips = tripsOf(deviceId);
 		expect(trips).toHaveLength(2);
 		expect(layerCounts(file)).toMatchObject({ tracks: 2, track_points: trips.flat().length, waypoints: stopsOf(deviceId).length });
@@ -105,8 +101,8 @@ describe('Export Track files read back by GDAL, gpsbabel, xmllint and check-geoj
 		const file = await exported('tools-van', 'gpx', { splitTrips: false });
 		const kml = join(folder, 'babel.kml');
 		const back = join(folder, 'babel.gpx');
-		run('gpsbabel', ['-i', 'gpx', '-f', file, '-o', 'kml,points=0,lines=0,track=1', '-F', kml]);
-		run('gpsbabel', ['-i', 'kml', '-f', kml, '-o', 'gpx', '-F', back]);
+		runTool('gpsbabel', ['-i', 'gpx', '-f', file, '-o', 'kml,points=0,lines=0,track=1', '-F', kml]);
+		runTool('gpsbabel', ['-i', 'kml', '-f', kml, '-o', 'gpx', '-F', back]);
 		const trips = tripsOf('tools-van');
 		expect(layerCounts(back)).toMatchObject({ track_points: trips.flat().length, waypoints: stopsOf('tools-van').length });
 		const points = ogrFeatures(back, 'track_points');
@@ -117,7 +113,7 @@ describe('Export Track files read back by GDAL, gpsbabel, xmllint and check-geoj
 
 	it.each([true, false])('KML (splitTrips %s): GDAL reads the trips with the trip fixes and the stops; gpsbabel reads its gx:Tracks', async (splitTrips) => {
 		const file = await exported('tools-van', 'kml', { splitTrips });
-		run('xmllint', ['--noout', file]);
+		runTool('xmllint', ['--noout', file]);
 		const trips = tripsOf('tools-van');
 		expect(layerCounts(file)).toEqual({ Trips: splitTrips ? 2 : 1, Stops: stopsOf('tools-van').length });
 		const lines = ogrFeatures(file, 'Trips').flatMap(({ geometry }) =>
@@ -125,13 +121,13 @@ describe('Export Track files read back by GDAL, gpsbabel, xmllint and check-geoj
 		);
 		expect(lines.map(rounded)).toEqual(trips.map(rounded));
 		const viaBabel = join(folder, `kml-${splitTrips}.gpx`);
-		run('gpsbabel', ['-i', 'kml', '-f', file, '-o', 'gpx', '-F', viaBabel]);
+		runTool('gpsbabel', ['-i', 'kml', '-f', file, '-o', 'gpx', '-F', viaBabel]);
 		expect(layerCounts(viaBabel)).toMatchObject({ track_points: trips.flat().length, waypoints: stopsOf('tools-van').length });
 	});
 
 	it.each([true, false])('GeoJSON (splitTrips %s): check-geojson finds no error; GDAL reads back the trip fixes, longitude first', async (splitTrips) => {
 		const file = await exported('tools-van', 'geojson', { splitTrips });
-		const text = run('cat', [file]);
+		const text = runTool('cat', [file]);
 		expect(getIssues(text)).toEqual([]);
 		// The linter does find errors: the same file with one trip's position cut short.
 		expect(getIssues(text.replace(/\[(-?[\d.]+),(-?[\d.]+)\]/, '[$1]')).length).toBeGreaterThan(0);

@@ -1,8 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { layerCounts, runTool } from '../../support/trackTools';
 import { ensure, ensureRunSucceeded, nodeItems, sinkEntries, type ExampleExpectation } from '../lib';
 
 const TRIGGER = 'Every evening at 21';
@@ -27,17 +27,14 @@ function parts(body: string, contentType: string): Part[] {
 		});
 }
 
-/** What a GIS reads in the GPX: GDAL's ogrinfo layer counts (Debian's gdal-bin: scripts/e2e/install.sh track-tools). */
-function layerCounts(gpx: string): Record<string, number> {
+/** What a GIS reads in the attached GPX: xmllint and GDAL's ogrinfo (scripts/e2e/install.sh track-tools) open it. */
+function openedCounts(gpx: string): Record<string, number> {
 	const folder = mkdtempSync(join(tmpdir(), 'daily-tracks-'));
 	try {
 		const file = join(folder, 'track.gpx');
 		writeFileSync(file, gpx);
-		const wellFormed = spawnSync('xmllint', ['--noout', file], { encoding: 'utf8' });
-		ensure(wellFormed.status === 0, `xmllint: the attached GPX is not well-formed XML (${wellFormed.error?.message ?? wellFormed.stderr})`);
-		const info = spawnSync('ogrinfo', ['-ro', '-al', '-so', file], { encoding: 'utf8' });
-		ensure(info.status === 0, `ogrinfo could not open the attached GPX (${info.error?.message ?? info.stderr})`);
-		return Object.fromEntries([...info.stdout.matchAll(/Layer name: (\S+)[\s\S]*?Feature Count: (\d+)/g)].map((match) => [match[1], Number(match[2])]));
+		runTool('xmllint', ['--noout', file]);
+		return layerCounts(file);
 	} finally {
 		rmSync(folder, { recursive: true, force: true });
 	}
@@ -74,7 +71,7 @@ const expectation: ExampleExpectation = {
 			ensure(attachment, `sink /${SINK} e-mail ${index}: no attachment`);
 			ensure(attachment.headers.includes(`filename="${String(van.fileName)}"`), `sink /${SINK} e-mail ${index}: expected the file ${String(van.fileName)}, got ${attachment.headers}`);
 			ensure(/content-type: application\/gpx\+xml/i.test(attachment.headers), `sink /${SINK} e-mail ${index}: expected application/gpx+xml, got ${attachment.headers}`);
-			const counts = layerCounts(attachment.content);
+			const counts = openedCounts(attachment.content);
 			ensure(
 				counts.tracks === van.trips && counts.waypoints === van.stops,
 				`sink /${SINK} e-mail ${index}: GDAL reads ${counts.tracks} tracks and ${counts.waypoints} waypoints in ${String(van.fileName)}, the item says ${String(van.trips)} trips and ${String(van.stops)} stops`,

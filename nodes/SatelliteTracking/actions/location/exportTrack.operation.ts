@@ -17,7 +17,7 @@ import { readTripSettings } from './tripOptions';
 
 export const option: OperationOption = {
 	name: 'Export Track',
-	description: "A device's trips and stops within a date range as a GPX, KML, GeoJSON or CSV file",
+	description: 'Trips and stops as a GPX, KML, GeoJSON or CSV file',
 	action: 'Export the track of a device as a file',
 };
 

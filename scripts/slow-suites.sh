@@ -1,5 +1,6 @@
 # The suites that mostly wait (real minute windows, stalled services against a poll's time budget,
-# Retry-After, a day of polls, many processes, npm pack) rather than compute: `npm test` leaves them
+# Retry-After, a day of polls, many processes, npm pack, Debian's track-file readers installed and
+# run) rather than compute: `npm test` leaves them
 # out and `npm run test:slow` runs them (scripts/test.sh); the zone matrix runs the marked ones in a
 # share of their own (scripts/test-zones.sh). Sourced by both.
 SLOW_SUITES=(
@@ -9,4 +10,5 @@ SLOW_SUITES=(
   test/engine/triggerCombinations.test.ts
   test/reliability/reliability.test.ts
   test/package/checkPackage.test.ts
+  test/engine/exportTrackTools.test.ts
 )

@@ -4,6 +4,12 @@
  * walks them once (a distance sum over the moving ones): what reading and segmenting the range
  * costs over merely receiving it. Requests against the listing floor: one device listing (names)
  * and one locations call for the whole range.
+ *
+ * Beside it, Location → Export Track of the same range in each format (issue 48): the same two
+ * requests, its wall time over Get Trips' (target within 2×) and what writing the file adds to the
+ * memory Get Trips grows by over the file's size (target under 3×). Reading and cutting the month
+ * grows both by some 30 MB whatever is written, many times the file (only the trips' fixes are in
+ * it): the whole growth over the file's size would measure the read, so the note gives it too.
  */
 import { Pool } from 'undici';
 
@@ -13,7 +19,7 @@ import { Engine } from '../../test/support/engine';
 import type { BenchContext } from '../context';
 import { median, timed } from '../measure';
 import { rawCall, rawToken } from '../rawClient';
-import { verdict } from '../report';
+import { verdict, type Figure } from '../report';
 import { startSandboxProcess } from '../sandboxProcess';
 
 const DEVICE = { id: 'bench-month', name: 'Bench month' };
@@ -22,6 +28,19 @@ const DAY_MS = 86_400_000;
 const METERS_PER_DEGREE = 111_195;
 /** The sandbox refuses bodies over 5 MiB: fixes go in in chunks. */
 const CHUNK = 4_000;
+const EXPORT_FORMATS = ['gpx', 'kml', 'geojson', 'csv'] as const;
+const EXPORT_WALL_TARGET = 2;
+const EXPORT_MEMORY_TARGET = 3;
+
+interface NodeSide {
+	wallMs: number;
+	heapGrowth: number;
+	items: number;
+	requests: number;
+	error?: string;
+	/** Export Track: the file's size in bytes. */
+	fileBytes?: number;
+}
 
 interface Fix {
 	dateTime: string;
@@ -104,6 +123,50 @@ async function plainLoop(baseUrl: string, range: { from: string; to: string }): 
 	}
 }
 
+/** Export Track in one format beside Get Trips and Stops: its requests, wall time and memory. */
+function exportFigures(format: string, sides: NodeSide[], getTrips: { wallMs: number; heapGrowth: number }, days: number): Figure[] {
+	const wallMs = median(sides.map((side) => side.wallMs));
+	const growth = median(sides.map((side) => side.heapGrowth));
+	const fileBytes = sides[0].fileBytes ?? 0;
+	const added = Math.max(0, growth - getTrips.heapGrowth);
+	const requests = Math.max(...sides.map((side) => side.requests));
+	const error = sides.find((side) => side.error !== undefined)?.error;
+	const MB = 1024 * 1024;
+	return [
+		{
+			id: `P9.export.${format}.requests`,
+			figure: `P9 Export Track ${format}, ${days} days, one device: API requests`,
+			value: requests,
+			unit: '',
+			target: '= 2, as Get Trips',
+			verdict: verdict(requests <= 2 && error === undefined && fileBytes > 0),
+			note: error ?? `token calls apart; a ${(fileBytes / MB).toFixed(1)} MB file`,
+		},
+		{
+			id: `P9.export.${format}.wall`,
+			figure: `P9 Export Track ${format}, ${days} days: wall time`,
+			value: wallMs / 1000,
+			unit: 's',
+			vsCeiling: wallMs / getTrips.wallMs,
+			target: `within ${EXPORT_WALL_TARGET}× Get Trips' wall time`,
+			verdict: verdict(wallMs <= EXPORT_WALL_TARGET * getTrips.wallMs),
+			note: `Get Trips and Stops ${(getTrips.wallMs / 1000).toFixed(2)} s (the ratio); medians of ${sides.length}`,
+		},
+		{
+			id: `P9.export.${format}.memory`,
+			figure: `P9 Export Track ${format}, ${days} days: peak heap + buffers growth`,
+			value: growth / MB,
+			unit: 'MB',
+			vsCeiling: fileBytes > 0 ? added / fileBytes : undefined,
+			target: `growth beyond Get Trips' under ${EXPORT_MEMORY_TARGET}× the file's size`,
+			verdict: verdict(fileBytes > 0 && added < EXPORT_MEMORY_TARGET * fileBytes),
+			note:
+				`the ratio: ${(added / MB).toFixed(1)} MB beyond Get Trips' ${(getTrips.heapGrowth / MB).toFixed(1)} MB over the ${(fileBytes / MB).toFixed(1)} MB file; ` +
+				`the whole growth is ${fileBytes > 0 ? (growth / fileBytes).toFixed(1) : '?'}× the file; medians of ${sides.length}`,
+		},
+	];
+}
+
 /**
  * Peak growth of the JS heap and external buffers while `work` runs, after a full GC: the warm-up
  * already grew the process, so its RSS stays flat and shows nothing of one run's working set.
@@ -142,26 +205,38 @@ export async function tripsScenario(ctx: BenchContext): Promise<void> {
 		await engine.runNode(parameters);
 		await plainLoop(sandbox.url, range);
 
-		const rounds: Array<{ node: { wallMs: number; heapGrowth: number; items: number; requests: number; error?: string }; loop: { wallMs: number; heapGrowth: number; trips: number; km: number } }> = [];
+		const exportParameters = (format: string) => ({ ...parameters, operation: 'exportTrack', format });
+		await engine.runNode(exportParameters('gpx'));
+		/** One run of the node in n8n's engine: time, peak growth, the requests it sent. */
+		const nodeSide = async (nodeParameters: typeof parameters): Promise<NodeSide> => {
+			await sandbox.resetStats();
+			const { result, growth } = await withPeakHeap(ctx.gc, () => timed(() => engine.runNode(nodeParameters)));
+			const stats = await sandbox.stats();
+			const file = result.result.items[0]?.binary?.data;
+			return {
+				wallMs: result.wallMs,
+				heapGrowth: growth,
+				items: result.result.items.length,
+				requests: stats.requests - stats.tokenCalls,
+				error: result.result.error?.message,
+				fileBytes: file ? Buffer.byteLength(file.data, 'base64') : undefined,
+			};
+		};
+
+		const rounds: Array<{ node: NodeSide; loop: { wallMs: number; heapGrowth: number; trips: number; km: number }; exports: Record<string, NodeSide> }> = [];
 		for (let round = 0; round < ctx.sizes.rounds; round++) {
-			const entry = {} as (typeof rounds)[number];
+			const entry = { exports: {} } as (typeof rounds)[number];
 			const sides = [
 				async () => {
-					await sandbox.resetStats();
-					const { result, growth } = await withPeakHeap(ctx.gc, () => timed(() => engine.runNode(parameters)));
-					const stats = await sandbox.stats();
-					entry.node = {
-						wallMs: result.wallMs,
-						heapGrowth: growth,
-						items: result.result.items.length,
-						requests: stats.requests - stats.tokenCalls,
-						error: result.result.error?.message,
-					};
+					entry.node = await nodeSide(parameters);
 				},
 				async () => {
 					const { result, growth } = await withPeakHeap(ctx.gc, () => timed(() => plainLoop(sandbox.url, range)));
 					entry.loop = { wallMs: result.wallMs, heapGrowth: growth, ...result.result };
 				},
+				...EXPORT_FORMATS.map((format) => async () => {
+					entry.exports[format] = await nodeSide(exportParameters(format));
+				}),
 			];
 			for (let index = 0; index < sides.length; index++) await sides[(index + round) % sides.length]();
 			rounds.push(entry);
@@ -202,6 +277,7 @@ export async function tripsScenario(ctx: BenchContext): Promise<void> {
 				note: `plain loop ${(loopHeap / MB).toFixed(1)} MB; medians of ${rounds.length}, sampled every 5 ms after a full GC each`,
 			},
 		);
+		ctx.figures.push(...EXPORT_FORMATS.flatMap((format) => exportFigures(format, rounds.map((round) => round.exports[format]), { wallMs: nodeMs, heapGrowth: nodeHeap }, days)));
 		ctx.details.P9 = { days, fixes: fixes.length, rounds };
 	} finally {
 		await sandbox.close();

@@ -9,12 +9,13 @@
 #   services                         scripts/e2e/queue/install-services.sh (Debian's Redis, PostgreSQL)
 #   lint-tools                       scripts/lint-tools.sh (tools/lint/node_modules)
 #   browser                          scripts/e2e/install-chromium.sh (Debian's chromium, for the editor checks)
+#   track-tools                      scripts/e2e/install-track-tools.sh (Debian's ogrinfo, gpsbabel, xmllint: Export Track's files read back)
 # Cold, the two n8n installs are the long ones (minutes each); they run at the same time because
 # most of an npm install is waiting on the registry and the disk.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-[ $# -gt 0 ] || { echo "usage: $0 2.8|2.41|node24|node-cli|services|lint-tools|browser ..." >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: $0 2.8|2.41|node24|node-cli|services|lint-tools|browser|track-tools ..." >&2; exit 2; }
 logs="$(mktemp -d "${TMPDIR:-/tmp}/satellite-install.XXXXXX")"
 trap 'rm -rf "$logs"' EXIT
 
@@ -25,6 +26,7 @@ for piece in "$@"; do
     services) cmd=(bash scripts/e2e/queue/install-services.sh) ;;
     lint-tools) cmd=(bash scripts/lint-tools.sh) ;;
     browser) cmd=(bash scripts/e2e/install-chromium.sh) ;;
+    track-tools) cmd=(bash scripts/e2e/install-track-tools.sh) ;;
     *) echo "install.sh: unknown piece \"$piece\"" >&2; exit 2 ;;
   esac
   # Each piece times itself: they end in any order.

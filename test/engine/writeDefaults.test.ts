@@ -42,8 +42,10 @@ function liveDefault(property: INodeProperties): unknown {
 
 // Settings, not data taken from the account: the zone whose midnight starts a counted day; Sync's
 // scope tag and leaver message, whose defaults ../shared/node-interface.md fixes and which Sync's
-// default mode (preview) never sends.
+// default mode (preview) never sends; the output field Export Track puts its file in (n8n's own `data`),
+// a read's output, never sent.
 const NOT_DATA = new Set([
+	'location:exportTrack:binaryPropertyName',
 	'device:getNotificationCounters:timeZone',
 	'location:getDailySummary:timeZone',
 	'user:sync:scopeTagKey',

@@ -17,7 +17,7 @@ import { SatelliteTrackingTrigger } from '../../nodes/SatelliteTrackingTrigger/S
 
 const OPERATIONS_SAVED_WORKFLOWS_USE: Record<string, string[]> = {
 	device: ['get', 'getAll', 'getLastLocation', 'sendCommand', 'getNotificationCounters', 'getLicenseUsage'],
-	location: ['getAll', 'submit', 'getTrips', 'getDailySummary'],
+	location: ['getAll', 'submit', 'getTrips', 'getDailySummary', 'exportTrack'],
 	alert: ['getAll'],
 	group: ['create', 'get', 'getAll', 'replace', 'update', 'delete', 'addDevices', 'removeDevices'],
 	user: ['create', 'get', 'getAll', 'replace', 'update', 'delete', 'upsert', 'sync', 'getCountries', 'getTimeZones'],

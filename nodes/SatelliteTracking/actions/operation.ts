@@ -1,5 +1,6 @@
 import {
 	updateDisplayOptions,
+	type IBinaryKeyData,
 	type IExecuteFunctions,
 	type INodeProperties,
 	type INodePropertyOptions,
@@ -11,6 +12,14 @@ import type { TrackingApiClient } from '../../shared/transport';
 
 /** What one input item turns into: one result, several, or none. */
 export type ItemResult = object | object[];
+
+/** A result with files: n8n binary data (from `helpers.prepareBinaryData`) beside its JSON. */
+export class WithBinary {
+	constructor(
+		readonly json: object,
+		readonly binary: IBinaryKeyData,
+	) {}
+}
 
 /** How an operation shows in the Operation picker; its value is its key in the resource's map. */
 export interface OperationOption {

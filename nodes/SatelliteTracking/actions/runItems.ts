@@ -7,12 +7,14 @@ import {
 } from 'n8n-workflow';
 
 import type { TrackingApiClient } from '../../shared/transport';
-import type { AnyOperation, ItemResult, OperationModule, Task, WholeInputOperation } from './operation';
+import { WithBinary, type AnyOperation, type ItemResult, type OperationModule, type Task, type WholeInputOperation } from './operation';
 import { isToolRun, toolItems, toolResults } from './toolMode';
 
 /** Items a task yields, paired with its input item when it has one. */
 function toExecutionData(result: ItemResult, itemIndex: number | undefined): INodeExecutionData[] {
-	return (Array.isArray(result) ? result : [result]).map((json) => pairedItem(json as IDataObject, itemIndex));
+	return (Array.isArray(result) ? result : [result]).map((json) =>
+		json instanceof WithBinary ? { ...pairedItem(json.json as IDataObject, itemIndex), binary: json.binary } : pairedItem(json as IDataObject, itemIndex),
+	);
 }
 
 /** Built whole rather than spread and extended: on Node 20 that cost some 2 µs an item. */

@@ -1,4 +1,5 @@
 import { defineResource } from '../operation';
+import * as exportTrack from './exportTrack.operation';
 import * as getAll from './getAll.operation';
 import * as getDailySummary from './getDailySummary.operation';
 import * as getTrips from './getTrips.operation';
@@ -9,4 +10,5 @@ export const location = defineResource('location', 'Location', {
 	submit,
 	getTrips,
 	getDailySummary,
+	exportTrack,
 }, 'getAll');

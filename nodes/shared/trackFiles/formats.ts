@@ -1,0 +1,40 @@
+/** The track file formats: the key saved workflows store (`format`), and each one's file. Pure. */
+import { writeCsv } from './csv';
+import type { ExportedTrack } from './exportedTrack';
+import { writeGeoJson } from './geoJson';
+import { writeGpx } from './gpx';
+import { writeKml } from './kml';
+
+export interface TrackFormat {
+	name: string;
+	extension: string;
+	mimeType: string;
+	write: (track: ExportedTrack) => string;
+}
+
+export const TRACK_FORMATS = {
+	gpx: { name: 'GPX 1.1', extension: 'gpx', mimeType: 'application/gpx+xml', write: writeGpx },
+	kml: { name: 'KML 2.2', extension: 'kml', mimeType: 'application/vnd.google-earth.kml+xml', write: writeKml },
+	geojson: { name: 'GeoJSON', extension: 'geojson', mimeType: 'application/geo+json', write: writeGeoJson },
+	csv: { name: 'CSV', extension: 'csv', mimeType: 'text/csv', write: writeCsv },
+} satisfies Record<string, TrackFormat>;
+
+export type TrackFormatKey = keyof typeof TRACK_FORMATS;
+
+const slug = (text: string) =>
+	text
+		.normalize('NFKD')
+		.replace(/[\u0300-\u036f]/g, '')
+		.toLowerCase()
+		.replace(/[^a-z0-9]+/g, '-')
+		.replace(/^-+|-+$/g, '');
+
+/**
+ * `truck-07_2026-11-27.gpx`: the device's name as a file name (its id when the name has no letter
+ * or digit), and the range's day, or its first and last day.
+ */
+export function trackFileName(device: { deviceId: string; deviceName: string }, range: { from: string; to: string }, format: TrackFormatKey): string {
+	const name = slug(device.deviceName) || slug(device.deviceId) || 'device';
+	const [first, last] = [range.from.slice(0, 10), range.to.slice(0, 10)];
+	return `${name}_${first === last ? first : `${first}_${last}`}.${TRACK_FORMATS[format].extension}`;
+}

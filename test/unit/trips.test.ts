@@ -134,6 +134,25 @@ describe('fix quality', () => {
 	});
 });
 
+describe('one impossible-jump rule (issue 46.4)', () => {
+	it('takes London → Paris → Paris as three positions in the trigger as in trips: the first Paris fix counts once the next agrees', () => {
+		const fixes: Location[] = [
+			{ dateTime: '2024-05-01T10:00:00Z', latitude: 51.5074, longitude: -0.1278 },
+			{ dateTime: '2024-05-01T10:01:00Z', latitude: 48.8566, longitude: 2.3522 },
+			{ dateTime: '2024-05-01T10:02:00Z', latitude: 48.8567, longitude: 2.3523 },
+		];
+		const trips = segmentTrack(fixes, TRIP_DEFAULTS);
+		expect(trips.points.map((point) => point.dateTime)).toEqual(fixes.map((fix) => fix.dateTime));
+		expect(plausiblePositions(fixes, undefined).positions).toEqual(fixes);
+		// Poll by poll: the suspect held over from one poll is a position once the next poll agrees.
+		const first = plausiblePositions(fixes.slice(0, 2), undefined);
+		expect(first.positions).toEqual(fixes.slice(0, 1));
+		const second = plausiblePositions(fixes.slice(2), first.last, first.suspect);
+		expect(second.positions.map((fix) => fix.dateTime)).toEqual([fixes[1].dateTime, fixes[2].dateTime]);
+		expect(second.suspect).toBeUndefined();
+	});
+});
+
 describe('trips and stops', () => {
 	it('tells a delivery round: trips between stops, the traffic lights inside their trips', () => {
 		const van = new Recorder('2024-05-01T06:00:00Z')

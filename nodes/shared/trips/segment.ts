@@ -10,7 +10,8 @@
  * speed it shows, never becomes a trip.
  */
 import { distanceMeters } from '../geo/distance';
-import { isImpossibleJump, readFix, type FixProblem } from '../geo/fixQuality';
+import { readFix, type FixProblem } from '../geo/fixQuality';
+import { judgeJump } from '../geo/jumps';
 import type { Location } from '../wire';
 import { extend, join, stretchAt, type Stretch, type TrackPoint } from './stretch';
 
@@ -141,15 +142,14 @@ export function advanceTo(state: SegmenterState, point: TrackPoint | FixProblem,
 	// the repeat, or (a glitch repeated) count as a second fix agreeing with the refused one. The
 	// trigger never sees repeats (fixes.ts drops them), so Get Trips must not either.
 	if (isRepeat(previous, point) || (state.suspect && isRepeat(state.suspect, point))) return { closed: [], accepted: [], skipped: 'repeat' };
-	if (isImpossibleJump(previous, point)) {
-		// A glitch comes back; a device really moved elsewhere (towed, or the earlier fix was the bad
-		// one) goes on from the new place: a second fix that agrees with the refused one settles it.
-		const suspect = state.suspect;
+	const verdict = judgeJump(previous, state.suspect, point);
+	if (verdict === 'hold') {
 		state.suspect = point;
-		if (!suspect || point.at < suspect.at || isImpossibleJump(suspect, point)) {
-			return { closed: [], accepted: [], skipped: 'impossible jump' };
-		}
+		return { closed: [], accepted: [], skipped: 'impossible jump' };
+	}
+	if (verdict === 'confirm') {
 		// The track breaks there: no distance is made up across the jump.
+		const suspect = state.suspect!;
 		const closed = openSegments(state, settings);
 		begin(state, suspect);
 		return { closed: [...closed, ...step(state, suspect, point, settings)], accepted: [suspect, point] };

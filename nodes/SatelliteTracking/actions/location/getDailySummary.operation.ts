@@ -4,7 +4,9 @@ import type { TrackingApiClient } from '../../../shared/transport';
 import { summarizeDay, summaryReadRange } from '../../../shared/trips/dailySummary';
 import { segmentTrack } from '../../../shared/trips/segment';
 import type { Device } from '../../../shared/wire';
-import { nextDay, startOfDay } from '../../../shared/zonedDay';
+import { nextDay, startOfDay, toZonedIso } from '../../../shared/zonedDay';
+import type { PositionAt } from '../../../shared/trips/items';
+import { summaryTimesInZone } from '../versions';
 import { collection, dayTimeZone } from '../../../shared/descriptions';
 import { deviceSelectionProperties, listDevices, perDevice, selectedDeviceIds } from '../deviceSelection';
 import type { OperationOption } from '../operation';
@@ -39,5 +41,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, api: T
 	const days = await perDevice(api, itemIndex, selectedDeviceIds(this, itemIndex, listing, 'devices'), listing, async (deviceId) =>
 		summarizeDay(segmentTrack(await api.request('getLocations', { params: { deviceId }, body, itemIndex }), settings, endsAt), span, settings),
 	);
-	return days.map(({ deviceId, deviceName, result }) => ({ deviceId, deviceName, day, timeZone, ...result }));
+	const inZone = summaryTimesInZone(this);
+	const shown = (fix: PositionAt | null) => (inZone && fix ? { ...fix, dateTime: toZonedIso(Date.parse(fix.dateTime), timeZone) } : fix);
+	return days.map(({ deviceId, deviceName, result }) => ({ deviceId, deviceName, day, timeZone, ...result, firstFix: shown(result.firstFix), lastFix: shown(result.lastFix) }));
 }

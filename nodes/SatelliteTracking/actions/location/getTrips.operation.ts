@@ -8,6 +8,7 @@ import type { Device } from '../../../shared/wire';
 import { collection } from '../../../shared/descriptions';
 import { dateRange } from '../common.descriptions';
 import { deviceSelectionProperties, listDevices, perDevice, selectedDeviceIds } from '../deviceSelection';
+import { zonelessDateReading } from '../versions';
 import type { OperationOption } from '../operation';
 import { tripOptionFields } from '../../../shared/trips/properties';
 import { readTripSettings } from './tripOptions';
@@ -30,7 +31,7 @@ export const properties: INodeProperties[] = [
 export const prepareBatch = listDevices;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient, listing: Device[]) {
-	const range = getDateRange(this, itemIndex);
+	const range = getDateRange(this, itemIndex, zonelessDateReading(this));
 	const settings = readTripSettings(this, itemIndex);
 	// The endpoint answers a whole range in one call (no paging is documented): one call per device.
 	// Only the segments are kept, so a month of fixes per device is let go once it is cut.

@@ -27,6 +27,13 @@ export const properties: INodeProperties[] = [
 	}),
 	dayTimeZone,
 	collection('options', 'Options', 'Add Option', [dayOption('Sum up'), ...tripOptionFields]),
+	{
+		displayName:
+			'drivingMinutes + stoppedMinutes = the time tracked that day (a silence of Silence Ends Trip counts in neither); idleMinutes is the part of them with the engine running below Moving Speed, not a third part. distanceKm in km; maxSpeed, the fastest fix of the day\'s trips, in km/h as the service reports speed; fuelUsed in the unit the device reports fuel',
+		name: 'summaryPartsNotice',
+		type: 'notice',
+		default: '',
+	},
 ];
 
 export const prepareBatch = listDevices;

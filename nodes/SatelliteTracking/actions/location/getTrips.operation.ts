@@ -26,6 +26,13 @@ export const properties: INodeProperties[] = [
 	}),
 	...dateRange,
 	collection('options', 'Options', 'Add Option', tripOptionFields),
+	{
+		displayName:
+			'Units: distanceKm in km; durationMinutes and idleMinutes in minutes; maxSpeed (the fastest fix of the trip) in km/h, as the service reports speed; averageSpeed in km/h (distanceKm over the whole trip); milleageDifference in the odometer\'s unit',
+		name: 'tripUnitsNotice',
+		type: 'notice',
+		default: '',
+	},
 ];
 
 export const prepareBatch = listDevices;

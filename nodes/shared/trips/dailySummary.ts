@@ -12,8 +12,7 @@
  */
 import { distanceMeters } from '../geo/distance';
 import { minutes, positionAt, round, type PositionAt } from './items';
-import type { Track } from './segment';
-import type { TripSettings } from './segment';
+import type { Track, TripSettings } from './segment';
 import { idleMsBetween, type TrackPoint } from './stretch';
 
 export interface DaySummary {

@@ -7,7 +7,7 @@ import type { TripSettings } from './segment';
 /** The n8n lint reads each default where it is written: the four are spelled out. */
 export const tripOptionFields: INodeProperties[] = [
 	{
-		displayName: 'Moving Speed (km/h)',
+		displayName: 'Moving Speed (Km/h)',
 		name: 'movingSpeed',
 		type: 'number',
 		default: 5,

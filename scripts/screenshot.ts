@@ -64,7 +64,7 @@ function screenshotWorkflow(credential: { id: string; name: string }, device: { 
 				id: '3c9d7f0a-51e2-4b8e-8f6d-2a1b00000002',
 				name: NODE_NAME,
 				type: `${PACKAGE_NAME}.satelliteTracking`,
-				typeVersion: 2.1,
+				typeVersion: 2.2,
 				position: [260, 0],
 				parameters: {
 					resource: 'device',

@@ -21,8 +21,9 @@ export class SatelliteTracking implements INodeType {
 		group: ['transform'],
 		// 2: fixes and alerts carry deviceName and are simplified by default (see actions/readable.ts).
 		// 2.1: Limit on a date range keeps the newest results (actions/versions.ts).
-		version: [1, 2, 2.1],
-		defaultVersion: 2.1,
+		// 2.2: From/To without a zone in the workflow's time zone; the daily summary's times in its zone (actions/versions.ts).
+		version: [1, 2, 2.1, 2.2],
+		defaultVersion: 2.2,
 		subtitle: subtitle(resources),
 		description: 'Read and manage GPS tracking devices, locations, alerts, groups and users',
 		defaults: { name: 'Satellite Tracking' },

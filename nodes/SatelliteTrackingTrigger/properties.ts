@@ -147,7 +147,7 @@ const geofences: INodeProperties = {
 				{ displayName: 'Name', name: 'name', type: 'string', default: '', required: true, placeholder: 'e.g. Depot' },
 				latitudeField,
 				longitudeField,
-				{ displayName: 'Radius (Metres)', name: 'radius', type: 'number', default: 500, typeOptions: { minValue: 1 } },
+				{ displayName: 'Radius (Meters)', name: 'radius', type: 'number', default: 500, typeOptions: { minValue: 1 } },
 			],
 		},
 		{

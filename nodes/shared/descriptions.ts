@@ -78,7 +78,7 @@ export const dayTimeZone: INodeProperties = {
 
 /** The editor refuses a value out of range as it is typed; validation.ts checks expressions at run time. */
 function coordinateField(displayName: string, name: string, limit: number): INodeProperties {
-	return { displayName, name, type: 'number', default: 0, typeOptions: { minValue: -limit, maxValue: limit, numberPrecision: 6 } };
+	return { displayName, name, type: 'number', default: 0, typeOptions: { minValue: -limit, maxValue: limit, numberPrecision: 6 }, description: 'In decimal degrees (WGS 84)' };
 }
 
 export const latitudeField = coordinateField('Latitude', 'latitude', 90);

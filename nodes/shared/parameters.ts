@@ -83,9 +83,13 @@ export function getResourceId(
 	return checked(context, itemIndex, label, toResourceId(value));
 }
 
-export function getDateRange(context: IExecuteFunctions, itemIndex: number): DateRange {
-	const from = checked(context, itemIndex, 'From', toIsoDateTime(context.getNodeParameter('from', itemIndex)));
-	const to = checked(context, itemIndex, 'To', toIsoDateTime(context.getNodeParameter('to', itemIndex)));
+/**
+ * From and To as ISO UTC. `zoneless`: how a date-time without a zone is read (node version 2.2: in the
+ * workflow's time zone, as n8n's date picker shows it); UTC without it.
+ */
+export function getDateRange(context: IExecuteFunctions, itemIndex: number, zoneless?: (utcFieldsMs: number) => number): DateRange {
+	const from = checked(context, itemIndex, 'From', toIsoDateTime(context.getNodeParameter('from', itemIndex), zoneless));
+	const to = checked(context, itemIndex, 'To', toIsoDateTime(context.getNodeParameter('to', itemIndex), zoneless));
 	if (Date.parse(from) > Date.parse(to)) {
 		throw invalidInput(context, itemIndex, 'From', `must not be after To (${from} > ${to})`);
 	}

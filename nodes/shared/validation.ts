@@ -85,7 +85,7 @@ interface DateLike {
  * Accepts what an n8n date field or expression can hold — an ISO string, a Date, epoch
  * milliseconds, a Luxon DateTime — and returns ISO 8601 UTC with `Z`, as the API expects.
  */
-export function toIsoDateTime(value: unknown): Check<string> {
+export function toIsoDateTime(value: unknown, zonelessIn?: (utcFieldsMs: number) => number): Check<string> {
 	let date: Date | undefined;
 	if (value instanceof Date) {
 		date = value;
@@ -100,6 +100,8 @@ export function toIsoDateTime(value: unknown): Check<string> {
 		const iso = asUtcWhenZoneless(text);
 		if (iso === undefined) return fail(`is not an ISO 8601 date (got ${preview(value)})`);
 		date = new Date(iso);
+		// Node version 2.2: a date-time without a zone is read in the workflow's time zone, as n8n's own nodes read it.
+		if (zonelessIn && !ZONE_SUFFIX.test(text)) date = new Date(zonelessIn(date.getTime()));
 	} else if (typeof value === 'object' && value !== null && typeof (value as DateLike).toJSDate === 'function') {
 		date = (value as DateLike).toJSDate!();
 	} else {

@@ -81,6 +81,30 @@ export function startOfDay(day: string, timeZone: string): number {
 	return start ?? candidates[candidates.length - 1];
 }
 
+/**
+ * The instant at which the zone's clocks show the wall-clock time given as the epoch milliseconds of
+ * a UTC time with the same fields. A time the zone skips (a daylight-saving jump forward) is read
+ * with the offset before the jump, so it lands that far after the jump; one it shows twice (the jump
+ * back) is the first.
+ */
+export function instantOfWallClock(wall: number, timeZone: string): number {
+	const offsets = new Set([wall - DAY_MS, wall, wall + DAY_MS].map((t) => wallClock(t, timeZone) - t));
+	const candidates = [...offsets].map((offset) => wall - offset).sort((a, b) => a - b);
+	return candidates.find((t) => wallClock(t, timeZone) === wall) ?? wall - (wallClock(wall - DAY_MS, timeZone) - (wall - DAY_MS));
+}
+
+/**
+ * The instant as ISO 8601 in the zone's wall-clock time with its offset (`2024-05-01T18:00:00.000-05:00`):
+ * the same instant as the UTC form, read as the zone's people read it.
+ */
+export function toZonedIso(instant: number, timeZone: string): string {
+	const offsetMinutes = Math.round((wallClock(instant, timeZone) - instant) / 60_000);
+	const sign = offsetMinutes < 0 ? '-' : '+';
+	const hours = String(Math.floor(Math.abs(offsetMinutes) / 60)).padStart(2, '0');
+	const minutes = String(Math.abs(offsetMinutes) % 60).padStart(2, '0');
+	return `${new Date(instant + offsetMinutes * 60_000).toISOString().slice(0, -1)}${sign}${hours}:${minutes}`;
+}
+
 /** The day as an inclusive range of ISO instants (23 or 25 hours long on a daylight-saving day). */
 export function dayRange(day: string, timeZone: string): DateRange {
 	return {

@@ -269,7 +269,7 @@ export async function checkUneditedJsonPatch(context: CheckContext): Promise<str
 				id: '5f1e2d3c-4b5a-4697-8877-665544330004',
 				name: GROUP_UPDATE,
 				type: `${PACKAGE_NAME}.satelliteTracking`,
-				typeVersion: 2.1,
+				typeVersion: 2.2,
 				position: [240, 0],
 				parameters: { resource: 'group', operation: 'update', groupId: { __rl: true, mode: 'id', value: 'grp-1' }, patchMode: 'jsonPatch' },
 				credentials: { [CREDENTIAL_TYPE]: credential },

@@ -106,7 +106,7 @@ export function starterWorkflow(credential: { id: string; name: string }): Recor
 				id: '6b0e1c52-0d6f-4c1a-9d1e-5a7e00000002',
 				name: 'List devices',
 				type: `${PACKAGE_NAME}.satelliteTracking`,
-				typeVersion: 2.1,
+				typeVersion: 2.2,
 				position: [240, 0],
 				parameters: { resource: 'device', operation: 'getAll', returnAll: false, limit: 5 },
 				credentials,
@@ -115,7 +115,7 @@ export function starterWorkflow(credential: { id: string; name: string }): Recor
 				id: '6b0e1c52-0d6f-4c1a-9d1e-5a7e00000003',
 				name: 'Get Last Location',
 				type: `${PACKAGE_NAME}.satelliteTracking`,
-				typeVersion: 2.1,
+				typeVersion: 2.2,
 				position: [480, 0],
 				parameters: {
 					resource: 'device',

@@ -924,7 +924,7 @@ describe('telemetry, inputs, back online, dwell and new devices (issue 18)', () 
 			// NaN made every device silent at once; a negative number was read as 0, which did the same.
 			await expect(poll({ events: ['deviceSilent'], silentAfterMinutes: 'abc' })).rejects.toThrow('Invalid "Silent After (Minutes)"');
 			await expect(poll({ events: ['deviceBackOnline'], silentAfterMinutes: -5 })).rejects.toThrow('Invalid "Silent After (Minutes)"');
-			await expect(poll({ events: ['locationUpdated'], minDistanceMeters: 'far' })).rejects.toThrow('Invalid "Minimum Distance (Metres)"');
+			await expect(poll({ events: ['locationUpdated'], minDistanceMeters: 'far' })).rejects.toThrow('Invalid "Minimum Distance (Meters)"');
 			await expect(poll({ events: ['deviceExpiring'], expiringWithinDays: 'soon' })).rejects.toThrow('Invalid "Expiring Within (Days)"');
 			await expect(poll({ events: ['deviceExpiring'], expiringWithinDays: -1 })).rejects.toThrow('Invalid "Expiring Within (Days)"');
 			await expect(poll({ events: ['criticalAlert'], alertFilter: { sos: true } })).rejects.toThrow('Invalid "Alert Text Filter"');

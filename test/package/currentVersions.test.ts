@@ -34,8 +34,8 @@ interface Workflow {
 const outdated = (workflow: Workflow) =>
 	workflow.nodes.filter((node) => node.type in CURRENT && node.typeVersion !== CURRENT[node.type]).map((node) => `${node.name} v${node.typeVersion}`);
 
-test('the action node is at version 2.1 and the trigger at 2, which these checks expect to find', () => {
-	expect(CURRENT[`${PACKAGE}.satelliteTracking`]).toBe(2.1);
+test('the action node is at version 2.2 and the trigger at 2, which these checks expect to find', () => {
+	expect(CURRENT[`${PACKAGE}.satelliteTracking`]).toBe(2.2);
 	expect(CURRENT[`${PACKAGE}.satelliteTrackingTrigger`]).toBe(2);
 });
 

@@ -140,11 +140,11 @@ export class Engine {
 	/** Builds an Items → node workflow, runs it and returns the node's output. */
 	async runNode(
 		parameters: INode['parameters'],
-		options: { items?: IDataObject[]; continueOnFail?: boolean; type?: string; typeVersion?: number } = {},
+		options: { items?: IDataObject[]; continueOnFail?: boolean; type?: string; typeVersion?: number; timezone?: string } = {},
 	): Promise<NodeRunResult> {
 		const node = this.node('Node', options.type ?? ACTION_NODE_TYPE, parameters, [300, 0], options.typeVersion);
 		if (options.continueOnFail) node.onError = 'continueRegularOutput';
-		const run = await this.runWorkflow([node], { items: options.items ?? [{}] });
+		const run = await this.runWorkflow([node], { items: options.items ?? [{}], timezone: options.timezone });
 		const taskData = run.data.resultData.runData.Node?.[0];
 		return {
 			items: taskData?.data?.main?.[0] ?? [],
@@ -154,14 +154,14 @@ export class Engine {
 	}
 
 	/** Runs Items → nodes[0] → nodes[1] → … ; returns the whole run. */
-	async runWorkflow(nodes: INode[], options: { items?: IDataObject[] } = {}): Promise<IRun> {
+	async runWorkflow(nodes: INode[], options: { items?: IDataObject[]; timezone?: string } = {}): Promise<IRun> {
 		const start = this.node('Items', ITEMS_NODE_TYPE, { items: (options.items ?? [{}]) as never }, [0, 0]);
 		const chain = [start, ...nodes];
 		const connections: IConnections = {};
 		for (let index = 0; index + 1 < chain.length; index++) {
 			connections[chain[index].name] = { main: [[{ node: chain[index + 1].name, type: 'main', index: 0 }]] };
 		}
-		const workflow = this.workflow(chain, connections);
+		const workflow = this.workflow(chain, connections, undefined, options.timezone);
 		const hooks = new ExecutionLifecycleHooks('manual', `exec-${this.workflowCounter}`, {
 			id: workflow.id,
 			name: workflow.name ?? 'test',
@@ -306,7 +306,8 @@ export class Engine {
 		};
 	}
 
-	private workflow(nodes: INode[], connections: IConnections, staticData?: IDataObject): Workflow {
+	/** `timezone`: the workflow's Time Zone setting, which n8n's getTimezone() reads. */
+	private workflow(nodes: INode[], connections: IConnections, staticData?: IDataObject, timezone?: string): Workflow {
 		return new Workflow({
 			id: `wf-${++this.workflowCounter}`,
 			name: 'test',
@@ -315,7 +316,7 @@ export class Engine {
 			active: false,
 			nodeTypes,
 			staticData,
-			settings: { executionOrder: 'v1' },
+			settings: { executionOrder: 'v1', ...(timezone ? { timezone } : {}) },
 		});
 	}
 

@@ -29,7 +29,7 @@ function settingsIn(timeZone: string): DetectionSettings {
 		inputChange: { lines: ['input'], indexes: [], direction: 'on' },
 		silentAfterMinutes: 60,
 		expiringWithinDays: 7,
-		trip: { movingSpeed: 5, minStopMinutes: 5, minTripDistanceMeters: 200 },
+		trip: { movingSpeed: 5, minStopMinutes: 5, minTripDistanceMeters: 200, silenceEndsTripMinutes: 60 },
 		idleMinutes: 10,
 		service: { intervalKm: 5_000, startKm: 1_000 },
 	});

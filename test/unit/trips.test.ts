@@ -1,9 +1,9 @@
 // @host-zones: matrix
 import { plausiblePositions } from '../../nodes/SatelliteTrackingTrigger/detection/positions';
 import { fixProblem, MAX_PLAUSIBLE_SPEED_KMH } from '../../nodes/shared/geo/fixQuality';
-import { fuelUsed, summarizeDay } from '../../nodes/shared/trips/dailySummary';
+import { fuelUsed, summarizeDay, summaryReadRange } from '../../nodes/shared/trips/dailySummary';
 import { segmentItem } from '../../nodes/shared/trips/items';
-import { advance, newSegmenter, openSegments, segmentTrack, TRIP_DEFAULTS, type Segment } from '../../nodes/shared/trips/segment';
+import { advance, endBySilence, newSegmenter, openSegments, segmentTrack, TRIP_DEFAULTS, type Segment } from '../../nodes/shared/trips/segment';
 import type { Location } from '../../nodes/shared/wire';
 import { dayRange, nextDay, startOfDay } from '../../nodes/shared/zonedDay';
 
@@ -131,6 +131,25 @@ describe('fix quality', () => {
 		expect(trips.skipped).toBe(2);
 		expect(positions).toHaveLength(flight.fixes.length - trips.skipped);
 		expect(trips.segments.reduce((sum, segment) => sum + segment.distanceMeters, 0) / 1000).toBeGreaterThan(250);
+	});
+});
+
+describe('one impossible-jump rule (issue 46.4)', () => {
+	it('takes London → Paris → Paris as three positions in the trigger as in trips: the first Paris fix counts once the next agrees', () => {
+		const fixes: Location[] = [
+			{ dateTime: '2024-05-01T10:00:00Z', latitude: 51.5074, longitude: -0.1278 },
+			{ dateTime: '2024-05-01T10:01:00Z', latitude: 48.8566, longitude: 2.3522 },
+			{ dateTime: '2024-05-01T10:02:00Z', latitude: 48.8567, longitude: 2.3523 },
+		];
+		const trips = segmentTrack(fixes, TRIP_DEFAULTS);
+		expect(trips.points.map((point) => point.dateTime)).toEqual(fixes.map((fix) => fix.dateTime));
+		expect(plausiblePositions(fixes, undefined).positions).toEqual(fixes);
+		// Poll by poll: the suspect held over from one poll is a position once the next poll agrees.
+		const first = plausiblePositions(fixes.slice(0, 2), undefined);
+		expect(first.positions).toEqual(fixes.slice(0, 1));
+		const second = plausiblePositions(fixes.slice(2), first.last, first.suspect);
+		expect(second.positions.map((fix) => fix.dateTime)).toEqual([fixes[1].dateTime, fixes[2].dateTime]);
+		expect(second.suspect).toBeUndefined();
 	});
 });
 
@@ -283,15 +302,14 @@ describe('trips and stops', () => {
 });
 
 describe('daily summary', () => {
-	const MOVING = TRIP_DEFAULTS.movingSpeed;
 	const span = (day: string, timeZone: string) => ({ from: startOfDay(day, timeZone), to: startOfDay(nextDay(day), timeZone) });
 
 	it('splits a trip across midnight between the two days, and the days add up', () => {
 		const fixes = new Recorder('2024-05-01T22:00:00Z').park(60).drive(120, 60).park(60).fixes;
 		const whole = track(fixes);
 		expect(kinds(whole.segments)).toEqual(['stop', 'trip', 'stop']);
-		const may1 = summarizeDay(whole, span('2024-05-01', 'UTC'), MOVING);
-		const may2 = summarizeDay(whole, span('2024-05-02', 'UTC'), MOVING);
+		const may1 = summarizeDay(whole, span('2024-05-01', 'UTC'), TRIP_DEFAULTS);
+		const may2 = summarizeDay(whole, span('2024-05-02', 'UTC'), TRIP_DEFAULTS);
 		expect(may1).toMatchObject({ trips: 1, stops: 1, drivingMinutes: 60, stoppedMinutes: 59 });
 		// The trip runs to the first fix standing still.
 		expect(may2).toMatchObject({ trips: 1, stops: 1, drivingMinutes: 61, stoppedMinutes: 59 });
@@ -300,7 +318,7 @@ describe('daily summary', () => {
 		expect(may1.lastFix?.dateTime).toBe('2024-05-01T23:59:00.000Z');
 		expect(may2.firstFix?.dateTime).toBe('2024-05-02T00:00:00.000Z');
 		// In New York the whole story is on May 1st.
-		const ny = summarizeDay(whole, span('2024-05-01', 'America/New_York'), MOVING);
+		const ny = summarizeDay(whole, span('2024-05-01', 'America/New_York'), TRIP_DEFAULTS);
 		expect(ny).toMatchObject({ trips: 1, stops: 2, drivingMinutes: 121 });
 	});
 
@@ -313,7 +331,7 @@ describe('daily summary', () => {
 		// From an hour before the day to an hour after it, driving for an hour in the middle.
 		const start = new Date(Date.parse(from) - 60 * MINUTE).toISOString();
 		const fixes = new Recorder(start).park(10 * 60).drive(60, 50).park(hours * 60 + 60 - 10 * 60 - 60 + 60).fixes;
-		const summary = summarizeDay(track(fixes), span(day, timeZone), MOVING);
+		const summary = summarizeDay(track(fixes), span(day, timeZone), TRIP_DEFAULTS);
 		expect(summary.drivingMinutes + summary.stoppedMinutes).toBe(hours * 60);
 		expect(summary.drivingMinutes).toBeGreaterThanOrEqual(60);
 		expect(summary.drivingMinutes).toBeLessThanOrEqual(61);
@@ -331,19 +349,19 @@ describe('daily summary', () => {
 		const [, trip] = whole.segments.map((segment) => segmentItem(segment, 'd', 'D'));
 		expect(trip.type).toBe('trip');
 		expect(trip.durationMinutes).toBe(121);
-		const summary = summarizeDay(whole, span(day, 'Europe/Berlin'), MOVING);
+		const summary = summarizeDay(whole, span(day, 'Europe/Berlin'), TRIP_DEFAULTS);
 		expect(summary).toMatchObject({ trips: 1, drivingMinutes: 121 });
 		expect(summary.distanceKm).toBeCloseTo(100, 0);
 	});
 
 	it('counts no distance for a day spent parked, however the GPS wanders', () => {
 		const fixes = new Recorder('2024-05-01T00:00:00Z').park(24 * 60, { wanderMeters: 60, spikes: 9 }).fixes;
-		const summary = summarizeDay(track(fixes), span('2024-05-01', 'UTC'), MOVING);
+		const summary = summarizeDay(track(fixes), span('2024-05-01', 'UTC'), TRIP_DEFAULTS);
 		expect(summary).toMatchObject({ distanceKm: 0, drivingMinutes: 0, trips: 0, stops: 1, idleMinutes: 0 });
 	});
 
 	it('gives an empty day without fixes, and no idling or fuel figures it cannot know', () => {
-		const summary = summarizeDay(track([]), span('2024-05-01', 'UTC'), MOVING);
+		const summary = summarizeDay(track([]), span('2024-05-01', 'UTC'), TRIP_DEFAULTS);
 		expect(summary).toEqual({
 			distanceKm: 0,
 			drivingMinutes: 0,
@@ -364,6 +382,115 @@ describe('daily summary', () => {
 		expect(fuelUsed([at(60), at(undefined)])).toBeNull();
 		// The sender's sway up and down over a parked day is no consumption.
 		expect(fuelUsed([at(50), at(50.4), at(49.8), at(50.2), at(50)])).toBe(0);
+	});
+});
+
+describe('a silence ends a trip (issue 46.6)', () => {
+	const endOf = (fixes: Fix[]) => Date.parse(fixes[fixes.length - 1].dateTime);
+
+	it('ends a trip whose last fix stood still Min Stop Minutes into the silence, where it stopped, whatever comes next', () => {
+		// Parked at the depot and switched off: the tracker sleeps until it is driven off the next morning.
+		const evening = new Recorder('2024-05-01T16:00:00Z').park(10).drive(20, 50).park(2);
+		const stoppedAt = evening.fixes[evening.fixes.length - 2].dateTime;
+		const eveningEnd = endOf(evening.fixes);
+		// Read up to 5 minutes after the last fix: the trip has ended (on main it ran on to the last fix).
+		const readSoon = segmentTrack(evening.fixes, TRIP_DEFAULTS, eveningEnd + 5 * MINUTE).segments;
+		expect(kinds(readSoon)).toEqual(['stop', 'trip', 'stop']);
+		expect(readSoon[1].end.dateTime).toBe(stoppedAt);
+		// Four minutes is not yet a stop: the trip is under way, to its last fix.
+		expect(kinds(segmentTrack(evening.fixes, TRIP_DEFAULTS, eveningEnd + 4 * MINUTE).segments)).toEqual(['stop', 'trip']);
+		// The next morning it is found driving 5 km further on: the trip ended where it stopped all the same.
+		const morning = new Recorder(new Date(eveningEnd + 10 * 60 * MINUTE).toISOString(), 13.4, evening.fixes[evening.fixes.length - 1].latitude + 0.045).drive(10, 40).park(10);
+		const whole = segmentTrack([...evening.fixes, ...morning.fixes], TRIP_DEFAULTS).segments;
+		expect(whole[1]).toEqual(readSoon[1]);
+		// No trip across the night: the track breaks there, and the morning's trip starts with its first fix.
+		expect(whole.filter((segment) => segment.type === 'trip').map((segment) => segment.start.dateTime)).toEqual([readSoon[1].start.dateTime, morning.fixes[0].dateTime]);
+	});
+
+	it('ends a trip whose last fix was moving at that fix after Silence Ends Trip, and the trigger by its clock ends the same trip', () => {
+		// Into a tunnel at 50 km/h, out of it 70 minutes later 40 km on.
+		const before = new Recorder('2024-05-01T06:00:00Z').park(10).drive(30, 50);
+		const lastMoving = before.fixes[before.fixes.length - 1];
+		const after = new Recorder(new Date(endOf(before.fixes) + 69 * MINUTE).toISOString(), 13.4, lastMoving.latitude + 0.36).drive(20, 50).park(10);
+		const fixes = [...before.fixes, ...after.fixes];
+		const segments = segmentTrack(fixes, TRIP_DEFAULTS).segments;
+		const trips = segments.filter((segment) => segment.type === 'trip');
+		expect(trips).toHaveLength(2);
+		expect(trips[0].end.dateTime).toBe(lastMoving.dateTime);
+		// 59 minutes (the first fix a minute after the start given) is still a tunnel: one trip.
+		const shortGap = [...before.fixes, ...new Recorder(new Date(endOf(before.fixes) + 58 * MINUTE).toISOString(), 13.4, lastMoving.latitude + 0.3).drive(20, 50).park(10).fixes];
+		expect(kinds(segmentTrack(shortGap, TRIP_DEFAULTS).segments)).toEqual(['stop', 'trip', 'stop']);
+		// Fix by fix with the clock of polls every 7 minutes in between: the same segments.
+		const state = newSegmenter();
+		const closed: Segment[] = [];
+		let poll = Date.parse(fixes[0].dateTime);
+		for (const fix of fixes) {
+			while (poll + 7 * MINUTE < Date.parse(fix.dateTime)) closed.push(...endBySilence(state, (poll += 7 * MINUTE), TRIP_DEFAULTS));
+			closed.push(...advance(state, fix, TRIP_DEFAULTS).closed);
+		}
+		closed.push(...openSegments(state, TRIP_DEFAULTS));
+		expect(closed).toEqual(segments);
+	});
+
+	it('honours a longer Silence Ends Trip', () => {
+		const before = new Recorder('2024-05-01T06:00:00Z').park(10).drive(30, 50);
+		const after = new Recorder(new Date(endOf(before.fixes) + 69 * MINUTE).toISOString(), 13.4, before.fixes[before.fixes.length - 1].latitude + 0.36).drive(20, 50).park(10);
+		const segments = segmentTrack([...before.fixes, ...after.fixes], { ...TRIP_DEFAULTS, silenceEndsTripMinutes: 90 }).segments;
+		expect(kinds(segments)).toEqual(['stop', 'trip', 'stop']);
+	});
+});
+
+describe('daily summary rules (issue 46.1-3)', () => {
+	const span = (day: string, timeZone: string) => ({ from: startOfDay(day, timeZone), to: startOfDay(nextDay(day), timeZone) });
+	/** What Get Daily Summary reads and sums: the fixes of its read range. */
+	const summary = (fixes: Fix[], day: string, timeZone = 'UTC', settings = TRIP_DEFAULTS) => {
+		const read = summaryReadRange(span(day, timeZone), settings);
+		const within = fixes.filter((fix) => Date.parse(fix.dateTime) >= read.from && Date.parse(fix.dateTime) <= read.to);
+		return summarizeDay(segmentTrack(within, settings, read.to), span(day, timeZone), settings);
+	};
+	/** Drives home and parks at `parkedAt`; silent over night; back on at `wakesAt`, `northKm` further north; an hour parked. */
+	const van = (parkedAt: string, wakesAt: string, northKm: number) => {
+		const evening = new Recorder(new Date(Date.parse(parkedAt) - 30 * MINUTE).toISOString()).drive(30, 40);
+		evening.fixes[evening.fixes.length - 1].speed = 0;
+		const home = evening.fixes[evening.fixes.length - 1];
+		const morning = new Recorder(new Date(Date.parse(wakesAt) - MINUTE).toISOString(), 13.4, home.latitude + (northKm * 1000) / METERS_PER_DEGREE).park(61);
+		return [...evening.fixes, ...morning.fixes];
+	};
+
+	it.each([
+		['parked where it stays', 0, '07:00'],
+		['found 5 km away', 5, '06:40'],
+	])('gives two vans parked at 20:59 and 21:01 and silent until morning the same day (%s)', (_, northKm, wakes) => {
+		const early = summary(van('2024-05-01T20:59:00Z', `2024-05-02T${wakes}:00Z`, northKm), '2024-05-02');
+		const late = summary(van('2024-05-01T21:01:00Z', `2024-05-02T${wakes}:00Z`, northKm), '2024-05-02');
+		expect(late).toEqual(early);
+		// Time before the day's first fix is not counted: driving + stopped = first to last fix.
+		expect(early).toMatchObject({ drivingMinutes: 0, stoppedMinutes: 60, trips: 0, distanceKm: 0 });
+	});
+
+	it('counts no silence in any part, and idling as part of driving and stopped, never beside them', () => {
+		// America/Chicago, a delivery day with the engine left running at stops and a night's silence.
+		const day = new Recorder('2024-05-01T23:00:00Z')
+			.park(180, { rpm: 700 })
+			.drive(60, 50)
+			.park(90, { rpm: 800 })
+			.silence(120)
+			.drive(45, 40)
+			.park(600, { rpm: 750 })
+			.drive(30, 60)
+			.park(600).fixes;
+		const result = summary(day, '2024-05-02', 'America/Chicago');
+		const tracked = result.drivingMinutes + result.stoppedMinutes;
+		expect(tracked).toBeLessThanOrEqual(24 * 60 - 120 + 0.01);
+		expect(result.idleMinutes!).toBeGreaterThan(0);
+		expect(result.idleMinutes!).toBeLessThanOrEqual(tracked);
+	});
+
+	it('gives maxSpeed from the trips only: a parked day with GPS speed noise has none', () => {
+		const parked = new Recorder('2024-05-01T22:00:00Z').park(26 * 60, { wanderMeters: 20, spikes: 4 }).fixes;
+		expect(summary(parked, '2024-05-02')).toMatchObject({ trips: 0, maxSpeed: null });
+		const drove = new Recorder('2024-05-02T06:00:00Z').park(30, { spikes: 4 }).drive(20, 47).park(30, { spikes: 4 }).fixes;
+		expect(summary(drove, '2024-05-02')).toMatchObject({ trips: 1, maxSpeed: 47 });
 	});
 });
 

@@ -129,7 +129,9 @@ describe('GPS quality: fixes that are no position', () => {
 			{ fixes: [inYard(8, { latitude: 10.002 })], now: new Date(at(9)) },
 		];
 		const { events, state } = pollDevice(truck, polls, settings({ events: ['locationUpdated', 'geofenceEntered'] }));
-		expect(names(events)).toEqual([[], [], ['locationUpdated', 'geofenceEntered']]);
+		// Both fixes in the yard are positions, the first one too once the second agrees (issue 46.4: as trips take them).
+		expect(names(events)).toEqual([[], [], ['locationUpdated', 'geofenceEntered', 'locationUpdated']]);
+		expect(events[2].map((event) => (event.location as Location).dateTime)).toEqual([at(5), at(5), at(8)]);
 		expect(state).not.toHaveProperty('jump');
 	});
 
@@ -145,9 +147,28 @@ describe('GPS quality: fixes that are no position', () => {
 
 	it('with geofenceMinMinutes, jitter across the boundary is not reported; a stay that long is, once', () => {
 		const jitter = [inYard(0), outside(1), inYard(2), outside(3), inYard(4), outside(10), outside(14), outside(16), inYard(17)];
-		const polls = jitter.map((fix, i) => ({ fixes: [fix], now: new Date(at(i === 0 ? 0 : 20 + i)) }));
+		// Each fix polled a minute after its time: a poll long after a fix would see the device silent on its side (issue 46.6).
+		const polls = jitter.map((fix) => ({ fixes: [fix], now: new Date(Date.parse(fix.dateTime) + 60_000) }));
 		const run = (geofenceMinMinutes: number) => names(pollDevice(truck, polls, settings({ events: ['geofenceEntered', 'geofenceExited'], geofenceMinMinutes })).events).flat();
 		expect(run(0)).toEqual(['geofenceExited', 'geofenceEntered', 'geofenceExited', 'geofenceEntered', 'geofenceExited', 'geofenceEntered']);
 		expect(run(5)).toEqual(['geofenceExited']);
+	});
+
+	it('with geofenceMinMinutes, a device that falls silent inside is entered once that long has passed by the poll\'s clock (issue 46.6)', () => {
+		// Drives into the yard and is switched off: its tracker sleeps there until the morning.
+		const polls = [
+			{ fixes: [outside(0)], now: new Date(at(0)) },
+			{ fixes: [inYard(1)], now: new Date(at(2)) },
+			{ fixes: [], now: new Date(at(6)) },
+			{ fixes: [], now: new Date(at(11)) },
+			{ fixes: [], now: new Date(at(16)) },
+		];
+		const { events, state } = pollDevice(truck, polls, settings({ events: ['geofenceEntered', 'geofenceExited'], geofenceMinMinutes: 10 }));
+		expect(names(events)).toEqual([[], [], [], ['geofenceEntered'], []]);
+		expect(events[3][0].location).toMatchObject({ dateTime: at(1) });
+		expect(state.fences).toEqual({ [yard.id]: true });
+		// The morning's first fix, still inside, reports nothing more.
+		const morning = pollDevice(truck, [...polls, { fixes: [inYard(600)], now: new Date(at(601)) }], settings({ events: ['geofenceEntered', 'geofenceExited'], geofenceMinMinutes: 10 }));
+		expect(names(morning.events).flat()).toEqual(['geofenceEntered']);
 	});
 });

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { runNode } from '../../shared/parameters';
+import { instantOfWallClock } from '../../shared/zonedDay';
 
 /**
  * Saved workflows of node version 1 behave exactly as they did when saved: each behaviour version 2
@@ -25,4 +26,20 @@ export function limitKeepsNewest(context: IExecuteFunctions): boolean {
  */
 export function refusesNullIsland(context: IExecuteFunctions): boolean {
 	return runNode(context).typeVersion >= 2.1;
+}
+
+/**
+ * Version 2.2: a From/To without a zone (what n8n's date picker gives) is read in the workflow's time
+ * zone, as n8n's own nodes read it, where 1 to 2.1 read it as UTC: a user in New York who picked 09:00
+ * got 04:00 of their day (issue 46). Saved workflows of 1 to 2.1 read as they did.
+ */
+export function zonelessDateReading(context: IExecuteFunctions): ((utcFieldsMs: number) => number) | undefined {
+	if (runNode(context).typeVersion < 2.2) return undefined;
+	const timeZone = context.getTimezone();
+	return (wall) => instantOfWallClock(wall, timeZone);
+}
+
+/** Version 2.2: Get Daily Summary gives `firstFix`/`lastFix` times in its Time Zone with the offset (the same instant); 1 to 2.1 in UTC. */
+export function summaryTimesInZone(context: IExecuteFunctions): boolean {
+	return runNode(context).typeVersion >= 2.2;
 }

@@ -8,9 +8,18 @@
  * light shorter than that stays inside its trip). A trip is confirmed only once it has taken the
  * device `minTripDistanceMeters` from where the stop began, so GPS wander while parked, whatever
  * speed it shows, never becomes a trip.
+ *
+ * A silence ends a trip, so the trigger need not wait for the next fix (the next morning, for a
+ * tracker that sleeps at ignition off): a trip whose last fix stood still ends, where it stopped,
+ * once the device has been silent `minStopMinutes`; one whose last fix was moving (a tunnel, no
+ * coverage) ends at that fix after `silenceEndsTripMinutes`. The rule is the same whether the time
+ * comes from the next fix (Get Trips) or from the poll's clock (the trigger: endBySilence). A device
+ * found `minTripDistanceMeters` away after `silenceEndsTripMinutes` without a fix made no trip we can
+ * measure: the track breaks there, as at a confirmed jump.
  */
 import { distanceMeters } from '../geo/distance';
-import { isImpossibleJump, readFix, type FixProblem } from '../geo/fixQuality';
+import { readFix, type FixProblem } from '../geo/fixQuality';
+import { judgeJump } from '../geo/jumps';
 import type { Location } from '../wire';
 import { extend, join, stretchAt, type Stretch, type TrackPoint } from './stretch';
 
@@ -22,9 +31,11 @@ export interface TripSettings {
 	movingSpeed: number;
 	minStopMinutes: number;
 	minTripDistanceMeters: number;
+	/** A trip whose last fix was moving ends at it after this long without a fix. */
+	silenceEndsTripMinutes: number;
 }
 
-export const TRIP_DEFAULTS: TripSettings = { movingSpeed: 5, minStopMinutes: 5, minTripDistanceMeters: 200 };
+export const TRIP_DEFAULTS: TripSettings = { movingSpeed: 5, minStopMinutes: 5, minTripDistanceMeters: 200, silenceEndsTripMinutes: 60 };
 
 export type SegmentType = 'trip' | 'stop';
 
@@ -141,22 +152,56 @@ export function advanceTo(state: SegmenterState, point: TrackPoint | FixProblem,
 	// the repeat, or (a glitch repeated) count as a second fix agreeing with the refused one. The
 	// trigger never sees repeats (fixes.ts drops them), so Get Trips must not either.
 	if (isRepeat(previous, point) || (state.suspect && isRepeat(state.suspect, point))) return { closed: [], accepted: [], skipped: 'repeat' };
-	if (isImpossibleJump(previous, point)) {
-		// A glitch comes back; a device really moved elsewhere (towed, or the earlier fix was the bad
-		// one) goes on from the new place: a second fix that agrees with the refused one settles it.
-		const suspect = state.suspect;
+	// The silence up to this fix, as the trigger's clock would have seen it pass.
+	const silenced = endBySilence(state, point.at, settings);
+	const judged = judge(state, previous, point, settings);
+	return silenced.length > 0 ? { ...judged, closed: [...silenced, ...judged.closed] } : judged;
+}
+
+function judge(state: SegmenterState, previous: TrackPoint, point: TrackPoint, settings: TripSettings): Advance {
+	const verdict = judgeJump(previous, state.suspect, point);
+	if (verdict === 'hold') {
 		state.suspect = point;
-		if (!suspect || point.at < suspect.at || isImpossibleJump(suspect, point)) {
-			return { closed: [], accepted: [], skipped: 'impossible jump' };
-		}
+		return { closed: [], accepted: [], skipped: 'impossible jump' };
+	}
+	if (verdict === 'confirm') {
 		// The track breaks there: no distance is made up across the jump.
+		const suspect = state.suspect!;
 		const closed = openSegments(state, settings);
 		begin(state, suspect);
 		return { closed: [...closed, ...step(state, suspect, point, settings)], accepted: [suspect, point] };
 	}
 	state.suspect = undefined;
+	if (brokenBySilence(state, previous, point, settings)) {
+		const closed = openSegments(state, settings);
+		begin(state, point);
+		return { closed, accepted: [point] };
+	}
 	return { closed: step(state, previous, point, settings), accepted: [point] };
 }
+
+/**
+ * The trip under way, ended by the silence since the last fix up to `now`: after `minStopMinutes`
+ * when the last fix stood still (the trip ends where it stopped), after `silenceEndsTripMinutes`
+ * when it was moving (the trip ends at it). The stop that follows begins there. Nothing changes
+ * when there is no trip or the silence is shorter; calling it again changes nothing either.
+ */
+export function endBySilence(state: SegmenterState, now: number, settings: TripSettings): Segment[] {
+	const { segment, last } = state;
+	if (state.mode !== 'trip' || !segment || !last) return [];
+	const stoodStill = state.candidate !== undefined;
+	const limitMs = (stoodStill ? settings.minStopMinutes : settings.silenceEndsTripMinutes) * MINUTE_MS;
+	if (now - last.at < limitMs) return [];
+	const closed = close('trip', segment);
+	startStop(state, state.candidate ?? stretchAt(last, state.count - 1));
+	return closed;
+}
+
+/** No trip is made across a silence of `silenceEndsTripMinutes` after which the device is elsewhere. */
+const brokenBySilence = (state: SegmenterState, previous: TrackPoint, point: TrackPoint, settings: TripSettings) =>
+	state.mode === 'stop' &&
+	point.at - previous.at >= settings.silenceEndsTripMinutes * MINUTE_MS &&
+	distanceMeters(previous, point) >= settings.minTripDistanceMeters;
 
 const isRepeat = (earlier: TrackPoint, point: TrackPoint) =>
 	point.at === earlier.at && point.latitude === earlier.latitude && point.longitude === earlier.longitude;
@@ -292,8 +337,12 @@ export interface Track {
 	skipped: number;
 }
 
-/** A whole range's fixes, in any order, cut into trips and stops. */
-export function segmentTrack(fixes: readonly RawFix[], settings: TripSettings): Track {
+/**
+ * A whole range's fixes, in any order, cut into trips and stops. `endsAt`: when the range read ends
+ * (its `to`, or now when that is earlier): a silence up to then ends a trip as it would have ended it
+ * in the trigger.
+ */
+export function segmentTrack(fixes: readonly RawFix[], settings: TripSettings, endsAt = -Infinity): Track {
 	// Devices buffer fixes while out of coverage and send them late: order by time before anything.
 	const read = fixes.map((fix, index) => ({ index, point: toTrackPoint(fix) }));
 	const at = (entry: (typeof read)[number]) => (typeof entry.point === 'string' ? -Infinity : entry.point.at);
@@ -306,6 +355,6 @@ export function segmentTrack(fixes: readonly RawFix[], settings: TripSettings): 
 		segments.push(...closed);
 		points.push(...accepted);
 	}
-	segments.push(...openSegments(state, settings));
+	segments.push(...endBySilence(state, endsAt, settings), ...openSegments(state, settings));
 	return { points, segments, skipped: fixes.length - points.length };
 }

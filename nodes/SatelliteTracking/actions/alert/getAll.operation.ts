@@ -9,7 +9,7 @@ import { applyLimitOfRange, dateRange, readLimit, returnAllAndLimitOfRange } fro
 import type { OperationOption } from '../operation';
 import { readDeviceId } from '../toolMode';
 import { prepareNaming, readable, simplify, type Naming } from '../readable';
-import { isVersion1, limitKeepsNewest } from '../versions';
+import { isVersion1, limitKeepsNewest, zonelessDateReading } from '../versions';
 import { simplifyAlert } from '../../../shared/simplify';
 
 export const option: OperationOption = {
@@ -47,7 +47,7 @@ function toAlertName(value: unknown): Check<string> {
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient, naming: Naming) {
 	const deviceId = await readDeviceId(this, itemIndex, api);
-	const body: AlertsRequest = getDateRange(this, itemIndex);
+	const body: AlertsRequest = getDateRange(this, itemIndex, zonelessDateReading(this));
 	// Version 1 sent the name trimmed: a saved "SpeedLimit " still finds the SpeedLimit alerts there.
 	const readName = isVersion1(this) ? toOptionalText : toAlertName;
 	const alertName = checked(this, itemIndex, 'Alert Name', readName(this.getNodeParameter('alertName', itemIndex, '')));

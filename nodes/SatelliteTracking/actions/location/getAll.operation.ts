@@ -6,7 +6,7 @@ import type { LocationsRequest } from '../../../shared/wire';
 import { deviceLocator } from '../../../shared/descriptions';
 import { applyLimitOfRange, dateRange, readLimit, returnAllAndLimitOfRange } from '../common.descriptions';
 import type { OperationOption } from '../operation';
-import { limitKeepsNewest } from '../versions';
+import { limitKeepsNewest, zonelessDateReading } from '../versions';
 import { readDeviceId } from '../toolMode';
 import { prepareNaming, readable, simplify, type Naming } from '../readable';
 import { simplifyFix } from '../../../shared/simplify';
@@ -28,7 +28,7 @@ export const prepareBatch = prepareNaming;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient, naming: Naming) {
 	const deviceId = await readDeviceId(this, itemIndex, api);
-	const body: LocationsRequest = getDateRange(this, itemIndex);
+	const body: LocationsRequest = getDateRange(this, itemIndex, zonelessDateReading(this));
 	const limit = readLimit(this, itemIndex);
 	const locations = await api.request('getLocations', { params: { deviceId }, body, itemIndex });
 	return await readable(this, itemIndex, naming, deviceId, applyLimitOfRange(locations, limit, limitKeepsNewest(this)), simplifyFix);

@@ -1,22 +1,18 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { TrackingApiClient } from '../../../shared/transport';
-import { summarizeDay } from '../../../shared/trips/dailySummary';
+import { summarizeDay, summaryReadRange } from '../../../shared/trips/dailySummary';
 import { segmentTrack } from '../../../shared/trips/segment';
 import type { Device } from '../../../shared/wire';
-import { nextDay, startOfDay } from '../../../shared/zonedDay';
+import { nextDay, startOfDay, toZonedIso } from '../../../shared/zonedDay';
+import type { PositionAt } from '../../../shared/trips/items';
+import { summaryTimesInZone } from '../versions';
 import { collection, dayTimeZone } from '../../../shared/descriptions';
 import { deviceSelectionProperties, listDevices, perDevice, selectedDeviceIds } from '../deviceSelection';
 import type { OperationOption } from '../operation';
 import { dayOption, readZonedDay } from '../zonedDayParameters';
 import { tripOptionFields } from '../../../shared/trips/properties';
 import { readTripSettings } from './tripOptions';
-
-/**
- * Fixes read before the day, so a trip or stop under way at midnight is known as one: a stop is
- * only a stop once the device has stood `minStopMinutes`, a trip once it left where it stood.
- */
-const CONTEXT_BEFORE_MS = 3 * 3_600_000;
 
 export const option: OperationOption = {
 	name: 'Get Daily Summary',
@@ -31,6 +27,13 @@ export const properties: INodeProperties[] = [
 	}),
 	dayTimeZone,
 	collection('options', 'Options', 'Add Option', [dayOption('Sum up'), ...tripOptionFields]),
+	{
+		displayName:
+			'drivingMinutes + stoppedMinutes = the time tracked that day (a silence of Silence Ends Trip counts in neither); idleMinutes is the part of them with the engine running below Moving Speed, not a third part. distanceKm in km; maxSpeed, the fastest fix of the day\'s trips, in km/h as the service reports speed; fuelUsed in the unit the device reports fuel',
+		name: 'summaryPartsNotice',
+		type: 'notice',
+		default: '',
+	},
 ];
 
 export const prepareBatch = listDevices;
@@ -39,13 +42,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, api: T
 	const { day, timeZone } = readZonedDay(this, itemIndex);
 	const settings = readTripSettings(this, itemIndex);
 	const span = { from: startOfDay(day, timeZone), to: startOfDay(nextDay(day), timeZone) };
-	// A stop that begins just before midnight is confirmed by the fixes after it.
-	const body = {
-		from: new Date(span.from - CONTEXT_BEFORE_MS).toISOString(),
-		to: new Date(span.to + settings.minStopMinutes * 60_000).toISOString(),
-	};
+	const read = summaryReadRange(span, settings);
+	const body = { from: new Date(read.from).toISOString(), to: new Date(read.to).toISOString() };
+	const endsAt = Math.min(read.to, Date.now());
 	const days = await perDevice(api, itemIndex, selectedDeviceIds(this, itemIndex, listing, 'devices'), listing, async (deviceId) =>
-		summarizeDay(segmentTrack(await api.request('getLocations', { params: { deviceId }, body, itemIndex }), settings), span, settings.movingSpeed),
+		summarizeDay(segmentTrack(await api.request('getLocations', { params: { deviceId }, body, itemIndex }), settings, endsAt), span, settings),
 	);
-	return days.map(({ deviceId, deviceName, result }) => ({ deviceId, deviceName, day, timeZone, ...result }));
+	const inZone = summaryTimesInZone(this);
+	const shown = (fix: PositionAt | null) => (inZone && fix ? { ...fix, dateTime: toZonedIso(Date.parse(fix.dateTime), timeZone) } : fix);
+	return days.map(({ deviceId, deviceName, result }) => ({ deviceId, deviceName, day, timeZone, ...result, firstFix: shown(result.firstFix), lastFix: shown(result.lastFix) }));
 }

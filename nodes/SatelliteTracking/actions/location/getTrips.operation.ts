@@ -8,6 +8,7 @@ import type { Device } from '../../../shared/wire';
 import { collection } from '../../../shared/descriptions';
 import { dateRange } from '../common.descriptions';
 import { deviceSelectionProperties, listDevices, perDevice, selectedDeviceIds } from '../deviceSelection';
+import { zonelessDateReading } from '../versions';
 import type { OperationOption } from '../operation';
 import { tripOptionFields } from '../../../shared/trips/properties';
 import { readTripSettings } from './tripOptions';
@@ -25,17 +26,26 @@ export const properties: INodeProperties[] = [
 	}),
 	...dateRange,
 	collection('options', 'Options', 'Add Option', tripOptionFields),
+	{
+		displayName:
+			'Units: distanceKm in km; durationMinutes and idleMinutes in minutes; maxSpeed (the fastest fix of the trip) in km/h, as the service reports speed; averageSpeed in km/h (distanceKm over the whole trip); milleageDifference in the odometer\'s unit',
+		name: 'tripUnitsNotice',
+		type: 'notice',
+		default: '',
+	},
 ];
 
 export const prepareBatch = listDevices;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient, listing: Device[]) {
-	const range = getDateRange(this, itemIndex);
+	const range = getDateRange(this, itemIndex, zonelessDateReading(this));
 	const settings = readTripSettings(this, itemIndex);
 	// The endpoint answers a whole range in one call (no paging is documented): one call per device.
 	// Only the segments are kept, so a month of fixes per device is let go once it is cut.
+	// A silence up to the range's end (or now, when that is earlier) ends a trip, as in the trigger.
+	const endsAt = Math.min(Date.parse(range.to), Date.now());
 	const tracks = await perDevice(api, itemIndex, selectedDeviceIds(this, itemIndex, listing, 'devices'), listing, async (deviceId) =>
-		segmentTrack(await api.request('getLocations', { params: { deviceId }, body: range, itemIndex }), settings).segments,
+		segmentTrack(await api.request('getLocations', { params: { deviceId }, body: range, itemIndex }), settings, endsAt).segments,
 	);
 	return tracks.flatMap(({ deviceId, deviceName, result }) => result.map((segment) => segmentItem(segment, deviceId, deviceName)));
 }

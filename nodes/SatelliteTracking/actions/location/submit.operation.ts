@@ -29,11 +29,23 @@ import { refusesNullIsland } from '../versions';
 /** The field's name in the UI, which error messages use too. */
 const label = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 
+/**
+ * Units as the service's app shows them; the API documents none (README: Units). Unit: what the field
+ * says it is in; fields whose unit depends on the device and its sensor say so.
+ */
+const UNITS: Partial<Record<(typeof LOCATION_NUMBER_FIELDS)[number], string>> = {
+	speed: 'In km/h, as the service\'s app shows it (the API documents no unit)',
+	course: 'Heading in degrees, 0 north, clockwise',
+	rpm: 'Engine revolutions per minute',
+	milleage: 'The odometer, in km as the service\'s app shows it (the API documents no unit)',
+};
+
 const numberFields: INodeProperties[] = LOCATION_NUMBER_FIELDS.map((name) => ({
 	displayName: label(name),
 	name,
 	type: 'number',
 	default: 0,
+	description: UNITS[name] ?? 'In the unit the device reports it (the API documents none)',
 }));
 
 const textListFields: INodeProperties[] = LOCATION_TEXT_LIST_FIELDS.map((name) => ({

@@ -56,7 +56,7 @@ export const fuelDropped: Detector = {
 			description: 'Only fixes at most this far apart are compared: a fall across a longer gap is not reported',
 		},
 		{
-			displayName: 'Fuel Drop Max Speed',
+			displayName: 'Fuel Drop Max Speed (Km/h)',
 			name: 'fuelDropMaxSpeed',
 			type: 'number',
 			default: DEFAULT_FUEL_DROP_MAX_SPEED,
@@ -73,7 +73,7 @@ export const fuelDropped: Detector = {
 						'Fuel Drop Within (Minutes)',
 						toPositive(read.parameter('fuelDropWithinMinutes', DEFAULT_FUEL_DROP_WITHIN_MINUTES)),
 					),
-					maxSpeed: read.check('Fuel Drop Max Speed', toNumberInRange(read.parameter('fuelDropMaxSpeed', DEFAULT_FUEL_DROP_MAX_SPEED), 0, Infinity)),
+					maxSpeed: read.check('Fuel Drop Max Speed (Km/h)', toNumberInRange(read.parameter('fuelDropMaxSpeed', DEFAULT_FUEL_DROP_MAX_SPEED), 0, Infinity)),
 				}
 			: undefined,
 	}),

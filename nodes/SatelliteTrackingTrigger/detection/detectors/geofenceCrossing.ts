@@ -35,7 +35,7 @@ export const geofenceCrossing: Detector = {
 			default: 0,
 			typeOptions: { minValue: 0 },
 			description:
-				'Report an entry or exit only once the device has stayed on the new side this long, by its fix times, so GPS jitter at the boundary does not flap; 0 reports it at the first fix',
+				'Report an entry or exit only once the device has stayed on the new side this long, by its fix times (or, when it falls silent there, by the clock of the poll), so GPS jitter at the boundary does not flap; 0 reports it at the first fix',
 		},
 	],
 	needs: { geofences: true },
@@ -103,7 +103,9 @@ function crossings(geofence: Geofence, known: Side, observation: Observation, se
 		if (inside && settings.emitCurrentState) events.push(geofenceEvent('geofenceEntered', observation, start, geofence));
 	}
 	const minMs = (settings.geofenceMinMinutes ?? 0) * MINUTE_MS;
+	let latest: NonNullable<TriggerEvent['location']> | undefined = start;
 	for (const fix of observation.positions) {
+		latest = fix;
 		const now = geofenceContains(geofence, fix);
 		if (inside === undefined) {
 			if (now && settings.emitCurrentState) events.push(geofenceEvent('geofenceEntered', observation, fix, geofence));
@@ -119,6 +121,11 @@ function crossings(geofence: Geofence, known: Side, observation: Observation, se
 		events.push(geofenceEvent(now ? 'geofenceEntered' : 'geofenceExited', observation, fix, geofence));
 		inside = now;
 		since = undefined;
+	}
+	// A device silent on the new side (a tracker asleep inside the yard) is there by the poll's clock.
+	if (since !== undefined && inside !== undefined && latest && observation.now.getTime() - parseServiceTime(since) >= minMs) {
+		events.push(geofenceEvent(inside ? 'geofenceExited' : 'geofenceEntered', observation, latest, geofence));
+		return { inside: !inside, since: undefined };
 	}
 	return { inside, since };
 }

@@ -29,7 +29,7 @@ const position = (fix: SeenFix) => ({ latitude: fix.lat, longitude: fix.lon });
 export const locationUpdated: Detector = {
 	properties: [
 		{
-			displayName: 'Minimum Distance (Metres)',
+			displayName: 'Minimum Distance (Meters)',
 			name: 'minDistanceMeters',
 			type: 'number',
 			default: 0,
@@ -38,7 +38,7 @@ export const locationUpdated: Detector = {
 		},
 	],
 	settings: (read) => ({
-		minDistanceMeters: read.check('Minimum Distance (Metres)', toNumberInRange(read.parameter('minDistanceMeters', 0), 0, Infinity)),
+		minDistanceMeters: read.check('Minimum Distance (Meters)', toNumberInRange(read.parameter('minDistanceMeters', 0), 0, Infinity)),
 	}),
 	detect(observation, previous, settings) {
 		let anchor = previous.ref ?? previous.pos ?? previous.fix;

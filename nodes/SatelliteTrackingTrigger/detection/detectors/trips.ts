@@ -1,14 +1,14 @@
 import { distanceMeters } from '../../../shared/geo/distance';
 import { segmentItem, type SegmentItem } from '../../../shared/trips/items';
-import { tripOptionFields } from '../../../shared/trips/properties';
+import { readTripSettings as fromParameters, tripOptionFields } from '../../../shared/trips/properties';
 import type { TimedPosition } from '../../../shared/geo/fixQuality';
-import { advance, newSegmenter, toTrackPoint, TRIP_DEFAULTS, type Segment, type SegmenterState, type TripSettings } from '../../../shared/trips/segment';
+import { advance, endBySilence, newSegmenter, toTrackPoint, TRIP_DEFAULTS, type Segment, type SegmenterState, type TripSettings } from '../../../shared/trips/segment';
 import { engineRunning, MAX_IDLE_GAP_MS, speedAt, stretchAt, type TrackPoint } from '../../../shared/trips/stretch';
-import { toNumberInRange, toPositive } from '../../../shared/validation';
+import { toPositive } from '../../../shared/validation';
 import { deviceEvent, type Detector, type Observation, type SettingsReader } from '../detector';
 import type { Location } from '../../../shared/wire';
 import { fixTime, MINUTE_MS, numericValue } from '../fixes';
-import type { FixPosition, TriggerEvent } from '../types';
+import type { DeviceState, FixPosition, TriggerEvent } from '../types';
 
 export const DEFAULT_IDLE_MINUTES = 10;
 
@@ -26,6 +26,12 @@ declare module '../types' {
 	interface DeviceState {
 		/** tripStarted, tripEnded: the segmenter, where the device's track stands after the fixes processed. */
 		trips?: SegmenterState;
+		/**
+		 * tripStarted, tripEnded: after a trip ended by the poll's clock, the segmenter as it stood
+		 * before, and that trip's start: fixes uploaded late from inside that silence take the track
+		 * back to it, and the trip, already reported ended, is not reported ended again.
+		 */
+		beforeSilence?: { trips?: SegmenterState; ended: string };
 		/** idling: when the current idling period began (the fix's `dateTime`), or '' once it has been reported. */
 		idleSince?: string;
 	}
@@ -53,6 +59,12 @@ const DRIVING_EVENTS = [...TRIP_EVENTS, 'idling'] as const;
  * Idling, as Get Trips and Stops counts it: the engine running (`rpm` above 0) below Moving Speed.
  * Reported once per idling period, when it reaches Idle Minutes, by fix times; a fix moving, or
  * with the engine off or no `rpm`, ends the period.
+ *
+ * A silence ends a trip at the first poll after it (segment.ts: endBySilence), by the poll's clock,
+ * as Get Trips and Stops ends it at the next fix: a tracker asleep at ignition off has its trip
+ * ended Min Stop Minutes after its last fix, not the next morning. Fixes the device uploads later
+ * from inside that silence (a buffer) carry the track on as Get Trips will, but the trip is not
+ * reported ended a second time.
  *
  * In Latest Fix mode both see one fix a poll: a trip or an idling period shorter than the polls'
  * interval can be missed.
@@ -82,9 +94,9 @@ export const trips: Detector = {
 		const config = settings.trip;
 		if (!config) return { events: [] };
 		const watchesTrips = TRIP_EVENTS.some((kind) => settings.events.includes(kind));
-		const trips = watchesTrips ? tripEvents(observation, previous.trips, config) : { events: [], state: undefined };
+		const trips = watchesTrips ? tripEvents(observation, previous, config) : { events: [] };
 		const idling = settings.idleMinutes === undefined ? { events: [], since: undefined } : idlingEvents(observation, previous.idleSince, config.movingSpeed, settings.idleMinutes);
-		return { events: [...trips.events, ...idling.events], state: { trips: trips.state, idleSince: idling.since } };
+		return { events: [...trips.events, ...idling.events], state: { trips: trips.state, beforeSilence: trips.beforeSilence, idleSince: idling.since } };
 	},
 	sample(kind, observation, settings) {
 		// Around the device's newest fix, as the real event shows it: a trip confirmed while moving; a
@@ -115,18 +127,46 @@ export const trips: Detector = {
 	},
 };
 
-function tripEvents(observation: Observation, previous: SegmenterState | undefined, config: TripSettings): { events: TriggerEvent[]; state?: SegmenterState } {
+const copy = (state: SegmenterState): SegmenterState => JSON.parse(JSON.stringify(state)) as SegmenterState;
+
+function tripEvents(
+	observation: Observation,
+	previous: DeviceState,
+	config: TripSettings,
+): { events: TriggerEvent[]; state?: SegmenterState; beforeSilence?: DeviceState['beforeSilence'] } {
 	// The segmenter works in place; the state read stays as it was (a poll may run twice from it).
-	const state: SegmenterState = previous ? (JSON.parse(JSON.stringify(previous)) as SegmenterState) : newSegmenter();
+	let state: SegmenterState = previous.trips ? copy(previous.trips) : newSegmenter();
+	let beforeSilence = previous.beforeSilence;
 	const events: TriggerEvent[] = [];
+	const report = (fix: TriggerEvent['location'], closed: Segment[]) => {
+		for (const segment of closed) {
+			if (segment.type !== 'trip') continue;
+			if (segment.start.dateTime === beforeSilence?.ended) {
+				beforeSilence = undefined;
+				continue;
+			}
+			events.push(tripEvent('tripEnded', observation, fix, segment));
+		}
+	};
 	for (const fix of observation.fresh) {
+		const point = toTrackPoint(fix);
+		if (beforeSilence?.trips && typeof point !== 'string') {
+			// A fix from inside the silence (a late upload): the device was not silent after all.
+			const within = endBySilence(copy(beforeSilence.trips), point.at, config).length === 0;
+			if (within) state = copy(beforeSilence.trips);
+			beforeSilence = within ? { ended: beforeSilence.ended } : undefined;
+		}
 		const wasTrip = state.mode === 'trip';
 		const { closed } = advance(state, fix, config);
-		const ended = closed.filter((segment) => segment.type === 'trip');
-		for (const segment of ended) events.push(tripEvent('tripEnded', observation, fix, segment));
-		if (state.mode === 'trip' && (!wasTrip || ended.length > 0)) events.push(tripEvent('tripStarted', observation, fix, { type: 'trip', ...state.segment! }));
+		report(fix, closed);
+		const ended = closed.some((segment) => segment.type === 'trip');
+		if (state.mode === 'trip' && (!wasTrip || ended)) events.push(tripEvent('tripStarted', observation, fix, { type: 'trip', ...state.segment! }));
 	}
-	return { events, state };
+	const before = state.mode === 'trip' ? copy(state) : undefined;
+	const silenced = endBySilence(state, observation.now.getTime(), config);
+	report(observation.newest ?? null, silenced);
+	if (before && silenced.length > 0) beforeSilence = { trips: before, ended: silenced[0].start.dateTime };
+	return { events, state, beforeSilence };
 }
 
 function idlingEvents(observation: Observation, previous: string | undefined, movingSpeed: number, idleMinutes: number): { events: TriggerEvent[]; since?: string } {
@@ -155,11 +195,7 @@ function idlingEvents(observation: Observation, previous: string | undefined, mo
 }
 
 function readTripSettings(read: SettingsReader): TripSettings {
-	const number = (name: keyof TripSettings) => {
-		const label = tripOptionFields.find((property) => property.name === name)!.displayName;
-		return read.check(label, toNumberInRange(read.parameter(name, TRIP_DEFAULTS[name]), 0, Number.MAX_SAFE_INTEGER));
-	};
-	return { movingSpeed: number('movingSpeed'), minStopMinutes: number('minStopMinutes'), minTripDistanceMeters: number('minTripDistanceMeters') };
+	return fromParameters((name) => read.parameter<unknown>(name, TRIP_DEFAULTS[name]), (label, result) => read.check(label, result), TRIP_DEFAULTS);
 }
 
 /** One trip's events keep their ids across polls: the trip is known by its start. */

@@ -93,7 +93,7 @@ export const valueCrossed: Detector = {
 							type: 'number',
 							default: 0,
 							typeOptions: { numberPrecision: 2 },
-							description: 'The value the rule watches for: an event when the field rises above it or falls below it',
+							description: 'The value the rule watches for, in the field\'s own unit (speed in km/h as the app shows it): an event when the field rises above it or falls below it',
 						},
 						{
 							displayName: 'Threshold Hysteresis',
@@ -101,7 +101,7 @@ export const valueCrossed: Detector = {
 							type: 'number',
 							default: 0,
 							typeOptions: { minValue: 0, numberPrecision: 2 },
-							description: 'After an event, the value must come back past the threshold by more than this before the rule fires again',
+							description: 'After an event, the value must come back past the threshold by more than this (in the field\'s own unit) before the rule fires again',
 						},
 						{
 							displayName: 'With Tag Key',

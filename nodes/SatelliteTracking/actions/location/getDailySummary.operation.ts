@@ -44,7 +44,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, api: T
 		from: new Date(span.from - CONTEXT_BEFORE_MS).toISOString(),
 		to: new Date(span.to + settings.minStopMinutes * 60_000).toISOString(),
 	};
-	const days = await perDevice(api, itemIndex, selectedDeviceIds(this, itemIndex, listing, 'devices'), listing, async (deviceId) =>
+	const days = await perDevice(api, itemIndex, await selectedDeviceIds(this, itemIndex, api, listing, 'devices'), listing, async (deviceId) =>
 		summarizeDay(segmentTrack(await api.request('getLocations', { params: { deviceId }, body, itemIndex }), settings), span, settings.movingSpeed),
 	);
 	return days.map(({ deviceId, deviceName, result }) => ({ deviceId, deviceName, day, timeZone, ...result }));

@@ -34,7 +34,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, api: T
 	const settings = readTripSettings(this, itemIndex);
 	// The endpoint answers a whole range in one call (no paging is documented): one call per device.
 	// Only the segments are kept, so a month of fixes per device is let go once it is cut.
-	const tracks = await perDevice(api, itemIndex, selectedDeviceIds(this, itemIndex, listing, 'devices'), listing, async (deviceId) =>
+	const tracks = await perDevice(api, itemIndex, await selectedDeviceIds(this, itemIndex, api, listing, 'devices'), listing, async (deviceId) =>
 		segmentTrack(await api.request('getLocations', { params: { deviceId }, body: range, itemIndex }), settings).segments,
 	);
 	return tracks.flatMap(({ deviceId, deviceName, result }) => result.map((segment) => segmentItem(segment, deviceId, deviceName)));

@@ -242,6 +242,22 @@ describe('errors the trigger shows and declares', () => {
 		});
 	});
 
+	// Issue 47: the same body at 200 was declared a node defect, which n8n 2.41 backs off for 30 minutes.
+	it.each([
+		['at HTTP 200', { kind: 'successFalse200' as const }],
+		['at HTTP 500', { kind: 'status' as const, status: 500 }],
+	])('declares the vendor\'s envelope "Internal Server Error" %s an outage, by what it says', async (_, fault) => {
+		await withTriggerSandbox({ deviceCount: 2 }, async (h) => {
+			h.sandbox.faults.inject({ match: { path: /\/lastLocation$/ }, message: 'Internal Server Error', ...fault });
+			const error = await h.poll({ events: ['locationUpdated'], requestSettings: { maxRetries: 0 } }, {}).then(
+				() => undefined,
+				(thrown: Error & { failure?: unknown }) => thrown,
+			);
+			expect(error?.message).toMatch(/Internal Server Error/);
+			expect(error?.failure).toEqual({ cause: 'temporarily-unavailable' });
+		});
+	});
+
 	describe('Max Requests per Poll spent before the reads', () => {
 		const polled = async (h: TriggerHarness, parameters: INodeParameters, staticData: IDataObject) =>
 			await h.poll(parameters, staticData).then(

@@ -113,7 +113,7 @@ const CERTIFICATE_TEXT = /certificate|CERT_|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS
 /** A request to `url` that threw: no answer came (network, TLS, timeout) or the token exchange failed. */
 export function describeFailure(error: unknown, url?: string): RequestFailure {
 	if (error instanceof EnvelopeError) {
-		return { message: error.message };
+		return { message: error.message, vendorText: error.vendorMessage };
 	}
 	const inner = innermost(error);
 	// Requests are sent with HTTP errors returned, not thrown, so a thrown status comes from the

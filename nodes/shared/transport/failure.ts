@@ -10,13 +10,33 @@ export type DeclaredFailure =
 	| { cause: 'rate-limited' | 'temporarily-unavailable'; retryAfterMs?: number }
 	| { cause: 'credential-invalid' | 'configuration-invalid' | 'node-defect' };
 
+/**
+ * The HTTP reason phrases the vendor's envelope carries as its `error` text, whatever the status it
+ * came with (`{success: false, error: "Internal Server Error"}` at HTTP 200), for the causes they declare.
+ */
+const STATUS_BY_REASON: Record<string, number> = {
+	'too many requests': 429,
+	'internal server error': 500,
+	'bad gateway': 502,
+	'service unavailable': 503,
+	'gateway timeout': 504,
+};
+
+/** The status the failure is: the answer's HTTP status, else the one its envelope's text names. */
+function statusOf(failure: RequestFailure): number | undefined {
+	if (failure.status !== undefined) return failure.status;
+	const reason = failure.vendorText?.trim().replace(/\.$/, '').toLowerCase();
+	return reason === undefined ? undefined : STATUS_BY_REASON[reason];
+}
+
 /** The cause of a failed request, when it is one a scheduler can act on; undefined otherwise. */
 export function declaredFailure(failure: RequestFailure): DeclaredFailure | undefined {
 	if (failure.tokenRefused === true) return { cause: 'credential-invalid' };
 	// What the service asked, not the client's own capped wait: the scheduler waits as asked.
 	const wait = failure.retryAfterMs !== undefined && failure.retryAfterMs > 0 ? { retryAfterMs: failure.retryAfterMs } : {};
-	if (failure.status === 429) return { cause: 'rate-limited', ...wait };
-	if ((failure.status !== undefined && failure.status >= 500) || failure.networkCode !== undefined || failure.outOfTime === true) {
+	const status = statusOf(failure);
+	if (status === 429) return { cause: 'rate-limited', ...wait };
+	if ((status !== undefined && status >= 500) || failure.networkCode !== undefined || failure.outOfTime === true) {
 		return { cause: 'temporarily-unavailable', ...wait };
 	}
 	return undefined;

@@ -258,6 +258,32 @@ describe('errors the trigger shows and declares', () => {
 		});
 	});
 
+	// Issue 47: the token endpoint's 429 lost its Retry-After: no wait declared, and a new exchange ~0.5 s later.
+	it('declares the wait a 429 of the token endpoint asks, and asks no new token before it', async () => {
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+			h.sandbox.faults.inject({ match: { path: '/api/Auth/Token' }, kind: 'status', status: 429, retryAfter: 600 });
+			const started = Date.now();
+			const error = await h.poll({ events: ['locationUpdated'], requestSettings: { maxPollSeconds: 2 } }, {}).then(
+				() => undefined,
+				(thrown: Error & { failure?: unknown }) => thrown,
+			);
+			expect(error?.failure).toEqual({ cause: 'rate-limited', retryAfterMs: 600_000 });
+			expect(h.sandbox.stats.tokenCalls).toBe(1);
+			expect(Date.now() - started).toBeLessThan(4_000);
+		});
+	});
+
+	it('a workflow run waits as long as the token endpoint\'s 429 asks before the next exchange', async () => {
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+			h.sandbox.faults.inject({ match: { path: '/api/Auth/Token' }, kind: 'status', status: 429, retryAfter: 2, times: 1 });
+			const { error } = await h.engine.runNode({ resource: 'device', operation: 'getAll', returnAll: true });
+			expect(error).toBeUndefined();
+			const exchanges = h.sandbox.requestLog.filter((entry) => entry.path === '/api/Auth/Token').map((entry) => entry.at);
+			expect(exchanges).toHaveLength(2);
+			expect(exchanges[1] - exchanges[0]).toBeGreaterThanOrEqual(1_950);
+		});
+	});
+
 	describe('Max Requests per Poll spent before the reads', () => {
 		const polled = async (h: TriggerHarness, parameters: INodeParameters, staticData: IDataObject) =>
 			await h.poll(parameters, staticData).then(

@@ -4,7 +4,7 @@ import { EnvelopeError, vendorMessage } from './envelope';
 import { declare, declaredFailure } from './failure';
 import { describeNetworkFailure, errorTexts } from './network';
 import { parseRetryAfter, type FailureFacts } from './retryPolicy';
-import { TOKEN_REFUSED, TokenRequestError } from './token';
+import { TOKEN_REFUSED, TokenRequestError, tokenRetryAfterMs } from './token';
 
 /** What went wrong with one request, stripped of everything that could carry a secret. */
 export interface RequestFailure extends FailureFacts {
@@ -123,7 +123,13 @@ export function describeFailure(error: unknown, url?: string): RequestFailure {
 		return { status: 401, tokenRefused: true, message: `Authentication failed: ${inner.message}` };
 	}
 	if (Number.isInteger(thrownStatus) && thrownStatus >= 400) {
-		return { status: thrownStatus, message: `The token request answered ${thrownStatus}`, description: STATUS_HINTS[thrownStatus] };
+		const retryAfterMs = tokenRetryAfterMs(inner as { description?: unknown });
+		return {
+			status: thrownStatus,
+			message: `The token request answered ${thrownStatus}`,
+			description: STATUS_HINTS[thrownStatus],
+			...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+		};
 	}
 	if (inner.response?.status !== undefined) {
 		return describeHttpFailure(inner.response.status, inner.response.data, inner.response.headers ?? {});

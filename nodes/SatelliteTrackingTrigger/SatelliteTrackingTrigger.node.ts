@@ -79,7 +79,7 @@ async function poll(context: IPollFunctions): Promise<INodeExecutionData[][] | n
 		throw error;
 	});
 	const devices = await withinDeadline(listing, deadline);
-	if (devices === undefined) throw outOfTime(`The device list did not arrive within Max Poll Time (${settings.maxPollMs / 1000} s)`);
+	if (devices === undefined) throw outOfTime(`The device list did not arrive within ${settings.maxPollName} (${settings.maxPollMs / 1000} s)`);
 	if (settings.selection.by === 'ids' && devices.length === 0) {
 		throw new NodeOperationError(context.getNode(), 'None of the devices chosen under Devices exists any more: choose others');
 	}
@@ -110,7 +110,7 @@ async function poll(context: IPollFunctions): Promise<INodeExecutionData[][] | n
 		);
 	} else if (outcomes.size < plan.reads.length) {
 		logger.warn(
-			`Satellite Tracking Trigger: ${outcomes.size} of ${plan.reads.length} device reads ended within Max Poll Time (${settings.maxPollMs / 1000} s); the next poll goes on with the rest`,
+			`Satellite Tracking Trigger: ${outcomes.size} of ${plan.reads.length} device reads ended within ${settings.maxPollName} (${settings.maxPollMs / 1000} s); the next poll goes on with the rest`,
 		);
 	}
 	if (result.unreadable > 0) {
@@ -142,7 +142,7 @@ function pollFailure(
 	if (limits.budget.remaining <= 0 && systemClock.now() < limits.deadline) {
 		return nextPollTriesAgain(`Max Requests per Poll (${settings.maxRequestsPerPoll}) was spent on retries or a new token before any device was read`);
 	}
-	return outOfTime(`No device read ended within Max Poll Time (${settings.maxPollMs / 1000} s)`);
+	return outOfTime(`No device read ended within ${settings.maxPollName} (${settings.maxPollMs / 1000} s)`);
 }
 
 /** Nothing was read in time: the scheduler retries soon, the state stays as it was. */

@@ -379,6 +379,33 @@ describe('the poll\'s time budget (Max Poll Time)', () => {
 		});
 	}, 15_000);
 
+	// Issue 47: n8n-workflow 2.38+ gives a poll its budget; Max Poll Time (30 s by default) ran past a smaller one.
+	it('ends within the budget the host gives the poll, where it is shorter than Max Poll Time; a host without one keeps Max Poll Time', async () => {
+		await withTriggerSandbox({ deviceCount: 2 }, async (h) => {
+			const staticData: IDataObject = {};
+			await h.poll({ events: ['locationUpdated'] }, staticData);
+			const before = restartedFrom(staticData);
+			h.sandbox.faults.inject({ match: { path: /\/lastLocation$/ }, kind: 'slow', delayMs: 60_000 });
+			h.engine.hostPollBudgetMs = 3_000;
+			const started = Date.now();
+			const error = await h.poll({ events: ['locationUpdated'], requestSettings: { maxPollSeconds: 20 } }, staticData).then(
+				() => undefined,
+				(thrown: unknown) => thrown as Error & { failure?: unknown },
+			);
+			expect(Date.now() - started).toBeLessThan(3_000);
+			expect(error?.message).toMatch(/^No device read ended within n8n's poll budget \(2 s\)/);
+			expect(error?.failure).toEqual({ cause: 'temporarily-unavailable' });
+			expect(triggerState(restartedFrom(staticData)).devices).toEqual(triggerState(before).devices);
+			// A budget longer than Max Poll Time leaves it as set.
+			h.engine.hostPollBudgetMs = 300_000;
+			const longer = await h.poll({ events: ['locationUpdated'], requestSettings: { maxPollSeconds: 1 } }, staticData).then(
+				() => undefined,
+				(thrown: unknown) => thrown as Error,
+			);
+			expect(longer?.message).toMatch(/^No device read ended within Max Poll Time \(1 s\)/);
+		});
+	}, 15_000);
+
 	it('Every Fix cut short poll after poll, a clock three hours ahead among the devices, reports every fix once', async () => {
 		const setNow = fakeDateFrom(T0);
 		const AHEAD = 3 * 60 * MINUTE;

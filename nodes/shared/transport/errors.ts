@@ -1,7 +1,7 @@
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
 import { EnvelopeError, vendorMessage } from './envelope';
-import { declare, declaredFailure } from './failure';
+import { declare, declaredFailure, withFailureOption } from './failure';
 import { describeNetworkFailure, errorTexts } from './network';
 import { parseRetryAfter, type FailureFacts } from './retryPolicy';
 import { TOKEN_REFUSED, TokenRequestError, tokenRetryAfterMs } from './token';
@@ -162,11 +162,13 @@ export function refusedWithFreshToken(failure: RequestFailure): RequestFailure {
  */
 export function toNodeApiError(node: INode, failure: RequestFailure, itemIndex?: number): NodeApiError {
 	const httpCode = failure.status === undefined ? undefined : String(failure.status);
+	const declared = declaredFailure(failure);
 	const error = new NodeApiError(node, { message: failure.message, httpCode: httpCode ?? null } as JsonObject, {
 		message: failure.message,
 		description: failure.description,
 		httpCode,
 		itemIndex,
+		...withFailureOption(declared),
 	});
-	return declare(error, declaredFailure(failure));
+	return declare(error, declared);
 }

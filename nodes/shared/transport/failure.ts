@@ -42,7 +42,19 @@ export function declaredFailure(failure: RequestFailure): DeclaredFailure | unde
 	return undefined;
 }
 
-/** `error` with `failure` set as a plain, enumerable property (what n8n looks for along the error's chain). */
+/**
+ * The `failure` option of n8n's NodeApiError and NodeOperationError (n8n-workflow 2.37+), for their
+ * options object; hosts whose errors know no such option ignore it, and {@link declare} sets the
+ * plain property there. Typed loosely: the n8n-workflow this package builds against predates it.
+ */
+export function withFailureOption(failure: DeclaredFailure | undefined): object {
+	return failure === undefined ? {} : { failure };
+}
+
+/**
+ * `error` with `failure` set as a plain, enumerable property (what n8n looks for along the error's
+ * chain): on hosts whose errors took the `failure` option this is the value they hold already.
+ */
 export function declare<E extends object>(error: E, failure: DeclaredFailure | undefined): E {
 	if (failure !== undefined) Object.assign(error, { failure });
 	return error;

@@ -82,9 +82,7 @@ const latestFixGeofenceNotice = notice(
  * panel leaves an empty array, whose items n8n tests. A cleared number (null) counts as none, as runs take it.
  */
 function emptyListNotice(list: INodeProperties, events: EventKind[]): INodeProperties {
-	// As the Events list shows them: by label.
-	const names = events.map((kind) => EVENTS[kind].name).sort((a, b) => a.localeCompare(b));
-	const who = names.length === 1 ? `${names[0]} needs` : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]} need`;
+	const who = `${eventNames(events)} ${events.length === 1 ? 'needs' : 'need'}`;
 	const entries = list.typeOptions?.multipleValues === true && list.type === 'fixedCollection' ? '[0]' : '';
 	const somethingEntered = Object.fromEntries(
 		(list.options ?? []).map((option) => [`/${list.name}.${option.name}${entries}`, [{ _cnd: { exists: true as const } }]]),
@@ -247,6 +245,21 @@ const triggerRequestSettings: INodeProperties = {
 
 const lists = DETECTORS.flatMap(({ detector, events }) => (detector.lists ?? []).map((list) => ({ list, events })));
 
+/** Events by their labels, as the Events list shows them: "Geofence Dwell, Geofence Entered and Geofence Exited". */
+function eventNames(events: EventKind[]): string {
+	const names = events.map((kind) => EVENTS[kind].name).sort((a, b) => a.localeCompare(b));
+	return names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+/**
+ * A list stays shown whatever Events holds (n8n's editor drops the value of a parameter it hides),
+ * so its label says which events use it: with others selected it is plainly not asked for.
+ */
+const labelledList = (list: INodeProperties, events: EventKind[]): INodeProperties => ({
+	...list,
+	displayName: `${list.displayName} (Only for ${eventNames(events)})`,
+});
+
 export const properties: INodeProperties[] = [
 	baselineNotice,
 	events,
@@ -255,8 +268,8 @@ export const properties: INodeProperties[] = [
 	emptyListNotice(geofences, GEOFENCE_EVENTS),
 	...lists.map(({ list, events }) => emptyListNotice(list, events)),
 	...deviceSelection,
-	geofences,
-	...lists.map(({ list }) => list),
+	labelledList(geofences, GEOFENCE_EVENTS),
+	...lists.map(({ list, events }) => labelledList(list, events)),
 	...DETECTORS.flatMap(({ detector, events }) =>
 		// A detector may show a parameter for only some of its events (its own displayOptions).
 		(detector.properties ?? []).map((property) => ({ ...property, displayOptions: property.displayOptions ?? showFor(events) })),

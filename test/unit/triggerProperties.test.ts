@@ -39,6 +39,12 @@ describe('trigger parameters and Events', () => {
 		}
 	});
 
+	it('labels each list with the events that use it, since it stays shown whatever is selected', () => {
+		expect(property('geofences').displayName).toBe('Geofences (Only for Geofence Dwell, Geofence Entered and Geofence Exited)');
+		expect(property('dailyLimits').displayName).toBe('Daily Limits (Only for Daily Limit Near)');
+		expect(property('thresholdRules').displayName).toBe('Threshold Rules (Only for Telemetry Threshold)');
+	});
+
 	it('marks a list the selected events need while it is empty, before any run', () => {
 		expect(property('geofencesNeeded').displayName).toBe('Geofence Dwell, Geofence Entered and Geofence Exited need at least one entry in Geofences below');
 		expect(shown('geofencesNeeded', { events: ['geofenceDwell'] })).toBe(true);

@@ -83,14 +83,16 @@ const latestFixGeofenceNotice = notice(
  */
 function emptyListNotice(list: INodeProperties, events: EventKind[]): INodeProperties {
 	const who = `${eventNames(events)} ${events.length === 1 ? 'needs' : 'need'}`;
+	return notice(`${list.name}Needed`, `${who} at least one entry in ${list.displayName} below`, whileEmpty(list, events));
+}
+
+/** Shown while `events` has one selected and `list` holds nothing (see emptyListNotice). */
+function whileEmpty(list: INodeProperties, events: EventKind[]): INodeProperties['displayOptions'] {
 	const entries = list.typeOptions?.multipleValues === true && list.type === 'fixedCollection' ? '[0]' : '';
 	const somethingEntered = Object.fromEntries(
 		(list.options ?? []).map((option) => [`/${list.name}.${option.name}${entries}`, [{ _cnd: { exists: true as const } }]]),
 	);
-	return notice(`${list.name}Needed`, `${who} at least one entry in ${list.displayName} below`, {
-		show: { '/events': events },
-		hide: somethingEntered,
-	});
+	return { show: { '/events': events }, hide: somethingEntered };
 }
 
 const deviceSelection: INodeProperties[] = [
@@ -188,6 +190,23 @@ const geofences: INodeProperties = {
 	],
 };
 
+/**
+ * A geofence event with no geofence fails every poll, but a notice is no parameter issue: n8n puts
+ * its red warning on the node only for a required field left empty (a text, option or date). This one
+ * is shown just while that is so, so the node is marked as soon as it is configured so; what it holds
+ * is never read, and adding a geofence hides it.
+ */
+const geofenceNeeded: INodeProperties = {
+	displayName: 'Geofence',
+	name: 'geofenceNeeded',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'Add one under Geofences below',
+	description: 'Geofence events watch the geofences entered under Geofences below: add at least one there. Nothing typed here is used.',
+	displayOptions: whileEmpty(geofences, GEOFENCE_EVENTS),
+};
+
 /** Version 2 on (output.ts): saved version-1 workflows keep the raw fix they were built against. */
 const simplify: INodeProperties = {
 	displayName: 'Simplify',
@@ -266,6 +285,7 @@ export const properties: INodeProperties[] = [
 	readMode,
 	latestFixGeofenceNotice,
 	emptyListNotice(geofences, GEOFENCE_EVENTS),
+	geofenceNeeded,
 	...lists.map(({ list, events }) => emptyListNotice(list, events)),
 	...deviceSelection,
 	labelledList(geofences, GEOFENCE_EVENTS),

@@ -13,9 +13,11 @@ import * as listSearch from '../shared/listSearch';
 import { ranOutOfTime, systemClock, TrackingApiClient } from '../shared/transport';
 import { declare, failureOf } from '../shared/transport/failure';
 import { advance, type ReadOutcome } from './detection/advance';
-import { alertsTimeZone } from './detection/needs';
 import { planReads, type ReadPlan } from './detection/plan';
 import { sampleEvents } from './detection/samples';
+import type { EventKind, TriggerEvent } from './detection/types';
+import { alertsTimeZone, eventsNeeding } from './detection/needs';
+import { geofenceContains } from '../shared/geo/geofence';
 import { emptyState, readState } from './detection/state';
 import { CREDENTIAL_TYPE } from '../shared/wire';
 import { declaredPollError } from './failures';
@@ -24,8 +26,15 @@ import { eventsSubtitle, properties } from './properties';
 import { listingRequests, readDevices, readFixes, REFUSALS_OF_THE_ACCOUNT, requestsPerDevice, withinDeadline, type PollLimits } from './readFixes';
 import { readSettings, type TriggerSettings } from './settings';
 
-/** "Fetch Test Event" reads this many devices at most: enough to show the output's shape. */
+/** "Fetch Test Event" reads this many devices: enough to show the output's shape. */
 const SAMPLE_DEVICES = 5;
+/**
+ * For the events a device inside a geofence shows, from version 2, Fetch Test Event reads on, a few
+ * devices at a time up to this many, until it has read one inside, rather than move another device
+ * into the geofence for a sample.
+ */
+const INSIDE_EVENTS: EventKind[] = eventsNeeding('geofences').filter((kind) => kind !== 'geofenceExited');
+const MAX_SAMPLE_DEVICES = 25;
 
 export class SatelliteTrackingTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -79,13 +88,13 @@ async function poll(context: IPollFunctions): Promise<INodeExecutionData[][] | n
 		throw error;
 	});
 	const devices = await withinDeadline(listing, deadline);
-	if (devices === undefined) throw outOfTime(`The device list did not arrive within Max Poll Time (${settings.maxPollMs / 1000} s)`);
+	if (devices === undefined) throw outOfTime(`The device list did not arrive within ${settings.maxPollName} (${settings.maxPollMs / 1000} s)`);
 	if (settings.selection.by === 'ids' && devices.length === 0) {
 		throw new NodeOperationError(context.getNode(), 'None of the devices chosen under Devices exists any more: choose others');
 	}
 	const now = new Date();
 	const shape = outputShape(context);
-	if (context.getMode() === 'manual') return await sample(client, devices, settings, shape, Math.min(deviceBudget, SAMPLE_DEVICES), now, limits);
+	if (context.getMode() === 'manual') return await sample(client, devices, settings, shape, deviceBudget, now, limits);
 
 	const staticData = context.getWorkflowStaticData('node');
 	const previous = readState(staticData.state);
@@ -110,7 +119,7 @@ async function poll(context: IPollFunctions): Promise<INodeExecutionData[][] | n
 		);
 	} else if (outcomes.size < plan.reads.length) {
 		logger.warn(
-			`Satellite Tracking Trigger: ${outcomes.size} of ${plan.reads.length} device reads ended within Max Poll Time (${settings.maxPollMs / 1000} s); the next poll goes on with the rest`,
+			`Satellite Tracking Trigger: ${outcomes.size} of ${plan.reads.length} device reads ended within ${settings.maxPollName} (${settings.maxPollMs / 1000} s); the next poll goes on with the rest`,
 		);
 	}
 	if (result.unreadable > 0) {
@@ -142,7 +151,7 @@ function pollFailure(
 	if (limits.budget.remaining <= 0 && systemClock.now() < limits.deadline) {
 		return nextPollTriesAgain(`Max Requests per Poll (${settings.maxRequestsPerPoll}) was spent on retries or a new token before any device was read`);
 	}
-	return outOfTime(`No device read ended within Max Poll Time (${settings.maxPollMs / 1000} s)`);
+	return outOfTime(`No device read ended within ${settings.maxPollName} (${settings.maxPollMs / 1000} s)`);
 }
 
 /** Nothing was read in time: the scheduler retries soon, the state stays as it was. */
@@ -161,24 +170,29 @@ async function sample(
 	devices: Array<{ id: string; name: string; expires?: string | null }>,
 	settings: TriggerSettings,
 	shape: OutputShape,
-	count: number,
+	deviceBudget: number,
 	now: Date,
 	limits: Required<PollLimits>,
 ): Promise<INodeExecutionData[][] | null> {
-	// As if every device were new: their last fix, and today's count.
-	const plan = planReads(
-		devices.map((device) => device.id),
-		emptyState(),
-		'latestFix',
-		count,
-		now,
-		alertsTimeZone(settings.detection),
-	);
-	const { outcomes } = await readFixes(client, plan.reads, limits);
-	const failures = [...outcomes.values()].flatMap((outcome) => (outcome.ok ? [] : [{ error: outcome.error }]));
-	const fatal = pollFailure({ ...plan, complete: true }, outcomes, failures, settings, limits);
-	if (fatal) throw fatal;
-	// Samples that agree with themselves came with version 2, with the label (output.ts).
-	const events = sampleEvents(devices.filter((device) => outcomes.get(device.id)?.ok), outcomes, settings.detection, now, shape.labelled);
+	const batch = Math.min(deviceBudget, SAMPLE_DEVICES);
+	const { geofences } = settings.detection;
+	const lookInside = shape.labelled && settings.detection.events.some((kind) => INSIDE_EVENTS.includes(kind));
+	const most = Math.min(devices.length, lookInside ? Math.max(batch, Math.min(deviceBudget, MAX_SAMPLE_DEVICES)) : batch);
+	const outcomes = new Map<string, ReadOutcome>();
+	let events: TriggerEvent[] = [];
+	for (let from = 0; from < most; from += batch) {
+		// As if every device were new: their last fix, and today's count.
+		const ids = devices.slice(from, Math.min(from + batch, most)).map((device) => device.id);
+		const plan = planReads(ids, emptyState(), 'latestFix', ids.length, now, alertsTimeZone(settings.detection));
+		const read = (await readFixes(client, plan.reads, limits)).outcomes;
+		const failures = [...read.values()].flatMap((outcome) => (outcome.ok ? [] : [{ error: outcome.error }]));
+		const fatal = pollFailure({ ...plan, complete: true }, read, failures, settings, limits);
+		if (fatal) throw fatal;
+		for (const [id, outcome] of read) outcomes.set(id, outcome);
+		// Samples that agree with themselves came with version 2, with the label (output.ts).
+		events = sampleEvents(devices.filter((device) => outcomes.get(device.id)?.ok), outcomes, settings.detection, now, shape.labelled);
+		const inside = [...outcomes.values()].some((outcome) => outcome.ok && outcome.fixes.some((fix) => geofences.some((geofence) => geofenceContains(geofence, fix))));
+		if (!lookInside || inside) break;
+	}
 	return events.length > 0 ? [toItems(events, shape)] : null;
 }

@@ -5,7 +5,7 @@
  */
 import { ExecutionBaseError, NodeOperationError, type INode } from 'n8n-workflow';
 
-import { declare, failureOf, type DeclaredFailure } from '../shared/transport/failure';
+import { declare, failureOf, withFailureOption, type DeclaredFailure } from '../shared/transport/failure';
 
 /**
  * `error` with its cause declared: the transport's when it gave one, else told from what it is. As an
@@ -15,12 +15,12 @@ import { declare, failureOf, type DeclaredFailure } from '../shared/transport/fa
 export function declaredPollError(node: INode, error: unknown): Error {
 	const thrown = error instanceof Error ? error : new NodeOperationError(node, String(error));
 	const failure = failureOf(thrown) ?? { cause: causeOf(thrown) };
-	return declare(thrown instanceof ExecutionBaseError ? thrown : asNodeError(node, thrown), failure);
+	return declare(thrown instanceof ExecutionBaseError ? thrown : asNodeError(node, thrown, failure), failure);
 }
 
 /** The wrapper keeps where `error` was thrown: its own stack would start here, and n8n sets no cause. */
-function asNodeError(node: INode, error: Error): NodeOperationError {
-	return Object.assign(new NodeOperationError(node, error), { stack: error.stack, cause: error });
+function asNodeError(node: INode, error: Error, failure: DeclaredFailure): NodeOperationError {
+	return Object.assign(new NodeOperationError(node, error, withFailureOption(failure)), { stack: error.stack, cause: error });
 }
 
 function causeOf(error: Error): DeclaredFailure['cause'] {

@@ -82,17 +82,17 @@ const latestFixGeofenceNotice = notice(
  * panel leaves an empty array, whose items n8n tests. A cleared number (null) counts as none, as runs take it.
  */
 function emptyListNotice(list: INodeProperties, events: EventKind[]): INodeProperties {
-	// As the Events list shows them: by label.
-	const names = events.map((kind) => EVENTS[kind].name).sort((a, b) => a.localeCompare(b));
-	const who = names.length === 1 ? `${names[0]} needs` : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]} need`;
+	const who = `${eventNames(events)} ${events.length === 1 ? 'needs' : 'need'}`;
+	return notice(`${list.name}Needed`, `${who} at least one entry in ${list.displayName} below`, whileEmpty(list, events));
+}
+
+/** Shown while `events` has one selected and `list` holds nothing (see emptyListNotice). */
+function whileEmpty(list: INodeProperties, events: EventKind[]): INodeProperties['displayOptions'] {
 	const entries = list.typeOptions?.multipleValues === true && list.type === 'fixedCollection' ? '[0]' : '';
 	const somethingEntered = Object.fromEntries(
 		(list.options ?? []).map((option) => [`/${list.name}.${option.name}${entries}`, [{ _cnd: { exists: true as const } }]]),
 	);
-	return notice(`${list.name}Needed`, `${who} at least one entry in ${list.displayName} below`, {
-		show: { '/events': events },
-		hide: somethingEntered,
-	});
+	return { show: { '/events': events }, hide: somethingEntered };
 }
 
 const deviceSelection: INodeProperties[] = [
@@ -190,6 +190,23 @@ const geofences: INodeProperties = {
 	],
 };
 
+/**
+ * A geofence event with no geofence fails every poll, but a notice is no parameter issue: n8n puts
+ * its red warning on the node only for a required field left empty (a text, option or date). This one
+ * is shown just while that is so, so the node is marked as soon as it is configured so; what it holds
+ * is never read, and adding a geofence hides it.
+ */
+const geofenceNeeded: INodeProperties = {
+	displayName: 'Geofence',
+	name: 'geofenceNeeded',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'Add one under Geofences below',
+	description: 'Geofence events watch the geofences entered under Geofences below: add at least one there. Nothing typed here is used.',
+	displayOptions: whileEmpty(geofences, GEOFENCE_EVENTS),
+};
+
 /** Version 2 on (output.ts): saved version-1 workflows keep the raw fix they were built against. */
 const simplify: INodeProperties = {
 	displayName: 'Simplify',
@@ -247,16 +264,32 @@ const triggerRequestSettings: INodeProperties = {
 
 const lists = DETECTORS.flatMap(({ detector, events }) => (detector.lists ?? []).map((list) => ({ list, events })));
 
+/** Events by their labels, as the Events list shows them: "Geofence Dwell, Geofence Entered and Geofence Exited". */
+function eventNames(events: EventKind[]): string {
+	const names = events.map((kind) => EVENTS[kind].name).sort((a, b) => a.localeCompare(b));
+	return names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+/**
+ * A list stays shown whatever Events holds (n8n's editor drops the value of a parameter it hides),
+ * so its label says which events use it: with others selected it is plainly not asked for.
+ */
+const labelledList = (list: INodeProperties, events: EventKind[]): INodeProperties => ({
+	...list,
+	displayName: `${list.displayName} (Only for ${eventNames(events)})`,
+});
+
 export const properties: INodeProperties[] = [
 	baselineNotice,
 	events,
 	readMode,
 	latestFixGeofenceNotice,
 	emptyListNotice(geofences, GEOFENCE_EVENTS),
+	geofenceNeeded,
 	...lists.map(({ list, events }) => emptyListNotice(list, events)),
 	...deviceSelection,
-	geofences,
-	...lists.map(({ list }) => list),
+	labelledList(geofences, GEOFENCE_EVENTS),
+	...lists.map(({ list, events }) => labelledList(list, events)),
 	...DETECTORS.flatMap(({ detector, events }) =>
 		// A detector may show a parameter for only some of its events (its own displayOptions).
 		(detector.properties ?? []).map((property) => ({ ...property, displayOptions: property.displayOptions ?? showFor(events) })),

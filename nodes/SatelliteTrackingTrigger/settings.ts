@@ -25,6 +25,8 @@ export interface TriggerSettings {
 	maxRequestsPerPoll: number;
 	/** The poll's time budget for reading devices, in ms. */
 	maxPollMs: number;
+	/** What set it, as messages name it: Max Poll Time, or the host's shorter poll budget. */
+	maxPollName: string;
 }
 
 /** Well inside n8n's durable scheduler's poll timeout (45 s by default), with room for the listing and the output. */
@@ -65,8 +67,33 @@ export function readSettings(context: IPollFunctions): TriggerSettings {
 		readMode: parameter<ReadMode>('readMode', 'latestFix') === 'everyFix' ? 'everyFix' : 'latestFix',
 		client: readRequestSettings(context.getNode(), requestSettings),
 		maxRequestsPerPoll: maxRequests > 0 ? maxRequests : Infinity,
-		maxPollMs: check('Max Poll Time (Seconds)', toNumberInRange(requestSettings.maxPollSeconds ?? DEFAULT_MAX_POLL_SECONDS, 1, MAX_POLL_SECONDS)) * 1000,
+		...pollTime(check('Max Poll Time (Seconds)', toNumberInRange(requestSettings.maxPollSeconds ?? DEFAULT_MAX_POLL_SECONDS, 1, MAX_POLL_SECONDS)) * 1000, context),
 	};
+}
+
+function pollTime(maxPollMs: number, context: IPollFunctions): Pick<TriggerSettings, 'maxPollMs' | 'maxPollName'> {
+	const within = withinHostBudget(maxPollMs, hostPollBudgetMs(context));
+	return { maxPollMs: within, maxPollName: within < maxPollMs ? "n8n's poll budget" : 'Max Poll Time' };
+}
+
+/** What a poll does after its reads (detection, the state, the items) needs this much of the host's budget. */
+const AFTER_READS_MS = 1000;
+
+/**
+ * The poll budget the host gives, if it does: n8n-workflow 2.38+ under the durable scheduler
+ * (already less n8n's own margin). Older hosts and their typings lack `getPollBudgetMs`.
+ */
+function hostPollBudgetMs(context: IPollFunctions): number | undefined {
+	const host = context as { getPollBudgetMs?: unknown };
+	if (typeof host.getPollBudgetMs !== 'function') return undefined;
+	const budget: unknown = host.getPollBudgetMs.call(context);
+	return typeof budget === 'number' && Number.isFinite(budget) && budget > 0 ? budget : undefined;
+}
+
+/** Max Poll Time, never past the host's budget less the time the poll needs after its reads. */
+export function withinHostBudget(maxPollMs: number, hostBudgetMs: number | undefined): number {
+	if (hostBudgetMs === undefined) return maxPollMs;
+	return Math.min(maxPollMs, Math.max(hostBudgetMs / 2, hostBudgetMs - AFTER_READS_MS));
 }
 
 type Parameter = <T>(name: string, fallback: T) => T;

@@ -14,6 +14,12 @@ const label = (device: Device) => `"${device.name}" (ID ${device.id})`;
  * and an unknown one with the devices whose names come closest, so the caller can ask again
  * without guessing.
  */
+/** Whether `given` is the name of some device (any case, spaces squeezed). */
+export function namesADevice(devices: Device[], given: string): boolean {
+	const wanted = normalized(given);
+	return devices.some((device) => normalized(device.name ?? '') === wanted);
+}
+
 export function matchDevice(devices: Device[], given: string): Check<string> {
 	if (devices.some((device) => device.id === given)) return { ok: true, value: given };
 	const wanted = normalized(given);

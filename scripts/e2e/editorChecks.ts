@@ -19,6 +19,8 @@
  *
  *  - The fleet events (Idling, Trip Ended, Maintenance Due) show the settings each uses, no more.
  *
+ *  - A geofence event without a geofence puts n8n's red warning on the node.
+ *
  * Run by scripts/e2e/run-e2e.ts on the 2.41 lane (with the lane's editor), or on its own against a
  * fresh local n8n 2.41.1 (build first):
  *
@@ -338,6 +340,40 @@ export async function checkFleetEventSettings(context: CheckContext): Promise<st
 	});
 }
 
+const NO_GEOFENCE = 'Geofence trigger without a geofence';
+const WITH_GEOFENCE = 'Geofence trigger with a geofence';
+
+/**
+ * A trigger watching for a geofence event with no geofence gets n8n's red warning on the canvas as
+ * soon as it is configured so (it once only failed at Fetch Test Event); one with a geofence does not.
+ */
+export async function checkGeofenceIssue(context: CheckContext): Promise<string[]> {
+	const { editor, credential } = context;
+	const trigger = (name: string, id: string, position: number[], parameters: Record<string, unknown>) => ({
+		id,
+		name,
+		type: `${PACKAGE_NAME}.satelliteTrackingTrigger`,
+		typeVersion: 2,
+		position,
+		parameters,
+		credentials: { [CREDENTIAL_TYPE]: credential },
+	});
+	const workflowId = await editor.createWorkflow({
+		...manualWorkflow('Geofence event without a geofence', []),
+		nodes: [
+			trigger(NO_GEOFENCE, '5f1e2d3c-4b5a-4697-8877-665544330006', [0, 0], { events: ['geofenceEntered'] }),
+			trigger(WITH_GEOFENCE, '5f1e2d3c-4b5a-4697-8877-665544330007', [0, 300], { events: ['geofenceEntered'], geofences: { circle: [DEPOT] } }),
+		],
+	});
+	return await inBrowser(context, 'a geofence event without a geofence marks the node on the canvas', async (page, problems) => {
+		await openInEditor(page, editor.base, `/workflow/${workflowId}`);
+		const issues = (name: string) => page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"] [data-test-id="node-issues"]`);
+		const marked = await issues(NO_GEOFENCE).waitFor({ state: 'visible', timeout: SHOWN_WITHIN_MS }).then(() => true, () => false);
+		if (!marked) problems.push(`"${NO_GEOFENCE}" shows no parameter issue on the canvas`);
+		if (await issues(WITH_GEOFENCE).isVisible()) problems.push(`"${WITH_GEOFENCE}" shows a parameter issue on the canvas`);
+	});
+}
+
 /**
  * What every check gets: the running editor, the browser signed in to it and its tab the checks
  * share, the sandbox behind it and its credential.
@@ -364,7 +400,7 @@ export async function runEditorChecks(context: Omit<CheckContext, 'shotDir' | 'b
 	const full: CheckContext = { ...rest, browser, tab: { page: browser.page }, shotDir: context.shotDir ?? os.tmpdir() };
 	const problems: string[] = [];
 	try {
-		for (const check of [checkEventsChangeKeepsSettings, checkFleetEventSettings, checkNodesPanelSearch, checkUneditedJsonPatch, checkCredentialDialog]) {
+		for (const check of [checkEventsChangeKeepsSettings, checkFleetEventSettings, checkGeofenceIssue, checkNodesPanelSearch, checkUneditedJsonPatch, checkCredentialDialog]) {
 			problems.push(...(await check(full)));
 		}
 	} finally {

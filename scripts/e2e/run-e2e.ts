@@ -181,7 +181,8 @@ interface WorkflowNode {
 /**
  * examples/*.json as users import them, each with test/e2e/examples/<name>.expect.ts (every example must
  * have one, and every expectation an example). Checked here, before any lane starts: each sink names an
- * HTTP Request node whose URL is a placeholder (an example.com address).
+ * HTTP Request node whose URL is the sink of the sandbox at its default address (`npm run sandbox`), so
+ * the example runs to the end as imported; its sticky note says what to replace for real use.
  */
 function loadExampleCases(): WorkflowCase[] {
 	if (process.env.E2E_EXAMPLES === '0') return [];
@@ -204,8 +205,8 @@ function loadExampleCases(): WorkflowCase[] {
 			const node = nodes.find((n) => n.name === nodeName);
 			if (!node || node.type !== 'n8n-nodes-base.httpRequest') throw new Error(`examples/${f}: no HTTP Request node "${nodeName}" (sink ${sink})`);
 			const url = String(node.parameters?.url ?? '');
-			if (!/^https?:\/\/([a-z0-9-]+\.)*example\.com(\/|$)/i.test(url)) {
-				throw new Error(`examples/${f}: "${nodeName}" should call a placeholder example.com URL users replace, not ${JSON.stringify(url)}`);
+			if (url !== `${SHIPPED_SANDBOX_ORIGIN}/__sink/${sink}`) {
+				throw new Error(`examples/${f}: "${nodeName}" should call the sandbox's sink ${SHIPPED_SANDBOX_ORIGIN}/__sink/${sink} as shipped, not ${JSON.stringify(url)}`);
 			}
 		}
 		return {
@@ -219,15 +220,24 @@ function loadExampleCases(): WorkflowCase[] {
 	});
 }
 
-/** The example as the e2e creates it: its id, the e2e credential, sink URLs; nothing may leave the machine. */
+/** Where `npm run sandbox` answers, which the examples' sink URLs name as shipped. */
+const SHIPPED_SANDBOX_ORIGIN = 'http://127.0.0.1:8787';
+
+/**
+ * The example as the e2e creates it: its id, the e2e credential, and the lane's sandbox in place of
+ * the default sandbox address (as the credential's Base URL is); nothing else changes, and nothing
+ * may leave the machine.
+ */
 function prepareExample(text: string, expectation: ExampleExpectation, sandboxUrl: string, credentialId: string, label: string): Record<string, unknown> {
 	const workflow = JSON.parse(text) as { id?: string; nodes: WorkflowNode[] };
 	const sandboxOrigin = new URL(sandboxUrl).origin;
 	workflow.id = expectation.id;
 	for (const node of workflow.nodes) {
 		if (node.credentials?.[CREDENTIAL.type]) node.credentials[CREDENTIAL.type] = { id: credentialId, name: CREDENTIAL.name };
-		const sink = expectation.sinks[node.name];
-		if (sink !== undefined) node.parameters = { ...node.parameters, url: `${sandboxOrigin}/__sink/${sink}` };
+		const shipped = node.parameters?.url;
+		if (typeof shipped === 'string' && shipped.startsWith(`${SHIPPED_SANDBOX_ORIGIN}/`)) {
+			node.parameters = { ...node.parameters, url: `${sandboxOrigin}${shipped.slice(SHIPPED_SANDBOX_ORIGIN.length)}` };
+		}
 		const url = node.parameters?.url;
 		if (typeof url === 'string' && !url.startsWith(`${sandboxOrigin}/`)) {
 			throw new Error(`${label}: node "${node.name}" would call ${url}: name it in the expectation's sinks`);

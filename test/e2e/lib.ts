@@ -74,17 +74,17 @@ export interface WorkflowExpectation {
 
 /**
  * An `examples/<name>.json` workflow (what users import), run by the e2e like the test workflows. Its
- * expectation lives in `test/e2e/examples/<name>.expect.ts`. The example files stay as users get them
- * (no id, placeholder chat/e-mail URLs); at import the runner:
+ * expectation lives in `test/e2e/examples/<name>.expect.ts`. The example files run as users get them:
+ * their chat/e-mail nodes post to the sink of the sandbox at its default address
+ * (`http://127.0.0.1:8787/__sink/<sink name>`, where it records what arrives: `GET /__sandbox/sink`,
+ * see {@link sinkEntries}). At import the runner only:
  * - gives the workflow the `id` below (n8n's `execute --id` needs one; at most 21 characters);
- * - points every Satellite Tracking node at the e2e's sandbox credential;
- * - sets the `url` of each HTTP Request node named in `sinks` to `<sandbox>/__sink/<sink name>`, where
- *   the sandbox records what arrives (`GET /__sandbox/sink`, see {@link sinkEntries}); the URL it replaces
- *   must be a placeholder (an `example.com` address), and no other URL may leave the machine.
+ * - points every Satellite Tracking node at the e2e's sandbox credential, and the sink URLs at the
+ *   lane's sandbox, which listens on a port of its own; no other URL may leave the machine.
  */
 export interface ExampleExpectation extends WorkflowExpectation {
 	id: string;
-	/** HTTP Request node name → sink name. */
+	/** HTTP Request node name → sink name; the node's URL as shipped is `http://127.0.0.1:8787/__sink/<sink name>`. */
 	sinks: Record<string, string>;
 }
 

@@ -110,17 +110,35 @@ describe('device operations', () => {
 		expect(items[0].json).toMatchObject({ command });
 	});
 
-	it.each(['0A-1B-2', '0A--1B', '0A 1B-', '0A1'])('sendCommand refuses the broken hex %s before any request', async (command) => {
+	it.each(
+		[1, 2, 2.1].flatMap((typeVersion) => ['0A-1B-2', '0A--1B', '0A 1B-', '0A1'].map((command) => [command, typeVersion] as const)),
+	)('sendCommand refuses the broken hex %s before any request (version %s)', async (command, typeVersion) => {
 		ctx.sandbox.resetStats();
-		const { error } = await ctx.engine.runNode({
-			resource: 'device',
-			operation: 'sendCommand',
-			deviceId: byId('device004'),
-			command,
-			additionalFields: { format: 'Hex' },
-		});
+		const { error } = await ctx.engine.runNode(
+			{
+				resource: 'device',
+				operation: 'sendCommand',
+				deviceId: byId('device004'),
+				command,
+				additionalFields: { format: 'Hex' },
+			},
+			{ typeVersion },
+		);
 		expect(error?.message).toBe('Invalid "Command" in item 0: Command is not hexadecimal (pairs of 0-9, a-f)');
 		expect(ctx.sandbox.stats.byRoute['POST /api/devices/{deviceId}/sendCommand']).toBeUndefined();
+	});
+
+	// Issue 12 accepted the vendor's documented hyphen form; restoring version 1's trimming (saved
+	// workflows' output) refused it there again (issue 47): a valid vendor format is taken in every version.
+	it.each([1, 2, 2.1])('sendCommand takes the vendor\'s hex form 0A-1B-2C at version %s', async (typeVersion) => {
+		ctx.sandbox.resetStats();
+		const { error, items } = await ctx.engine.runNode(
+			{ resource: 'device', operation: 'sendCommand', deviceId: byId('device004'), command: '0A-1B-2C', additionalFields: { format: 'Hex' } },
+			{ typeVersion },
+		);
+		expect(error).toBeUndefined();
+		expect(ctx.sandbox.writes.find((entry) => entry.kind === 'sendCommand')?.body).toEqual({ command: '0A-1B-2C', format: 'Hex' });
+		expect(items[0].json).toMatchObject({ deviceId: 'device004', command: '0A-1B-2C' });
 	});
 
 	it('sendCommand refuses a command that does not match its format, before any request', async () => {

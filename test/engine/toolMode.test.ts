@@ -88,7 +88,8 @@ describe('the node as a tool, beside the node in a workflow', () => {
 	it('an unknown device name fails as a tool with the field and the nearest names; an ID costs one device list per run', async () => {
 		const unknown = await ctx.engine.runNode({ resource: 'device', operation: 'getLastLocation', deviceId: byId('Van 99') }, TOOL);
 		expect(unknown.error?.message).toMatch(/^Invalid "Device" in item 0: Device "Van 99" is neither the ID nor the name of a device\. Devices with a similar name: "Van \d\d" \(ID device\d+\)/);
-		expect(requests().filter((request) => !request.startsWith('POST /api/Auth'))).toEqual(['GET /api/devices']);
+		// Neither listed nor a name: asked for once as an ID, as a device the listing leaves out may be (issue 47).
+		expect(requests().filter((request) => !request.startsWith('POST /api/Auth'))).toEqual(['GET /api/devices', 'GET /api/devices/Van 99']);
 
 		ctx.sandbox.resetStats();
 		const items = [{ id: 'device001' }, { id: 'Truck 01' }, { id: 'device003' }];
@@ -108,5 +109,46 @@ describe('the node as a tool, beside the node in a workflow', () => {
 			expect(jsonOf(tool.items)[0].devices).toEqual(['device001', 'device012']);
 		}
 		expect(ctx.sandbox.writes.filter((write) => JSON.stringify(write).includes('grp-5'))).toHaveLength(1);
+	});
+
+	// Issue 47: these three read per device (deviceSelection.ts) and sent the name on as an ID.
+	it.each([
+		['Get Trips and Stops', { resource: 'location', operation: 'getTrips', ...lastDay() }, 'devices'],
+		['Get Daily Summary', { resource: 'location', operation: 'getDailySummary', timeZone: 'UTC' }, 'devices'],
+		['Get Notification Counters', { resource: 'device', operation: 'getNotificationCounters', timeZone: 'UTC' }, 'selectedDevices'],
+	])('%s as a tool takes a device name, one device or selected; a workflow sends the value as the ID', async (_, operation, listName) => {
+		for (const devices of [{ deviceId: byId('van 12') }, { deviceSelection: 'selected', [listName]: { device: [{ deviceId: byId('VAN 12') }] } }]) {
+			ctx.sandbox.resetStats();
+			const tool = await ctx.engine.runNode({ ...operation, ...devices }, TOOL);
+			expect(tool.error).toBeUndefined();
+			expect(requests().some((request) => request.includes('van 12') || request.includes('VAN 12'))).toBe(false);
+			expect(requests().some((request) => request.includes('/device012'))).toBe(true);
+		}
+		const plain = await ctx.engine.runNode({ ...operation, deviceId: byId('van 12') }, { typeVersion: 2 });
+		expect(plain.error?.message).toMatch(/not found|404/i);
+	});
+
+	describe('a device the listing leaves out (a retired device still in a group)', () => {
+		beforeEach(() => ctx.sandbox.faults.inject({ match: { method: 'GET', path: '/api/devices' }, kind: 'dropListed', ids: ['device005'] }));
+		afterEach(() => ctx.sandbox.faults.clear());
+
+		it.each([
+			['Get Last Location', { resource: 'device', operation: 'getLastLocation', deviceId: byId('device005') }],
+			['Get Trips and Stops', { resource: 'location', operation: 'getTrips', deviceId: byId('device005'), ...lastDay() }],
+			['Add Devices', { resource: 'group', operation: 'addDevices', groupId: byId('grp-5'), devices: 'device005' }],
+		])('%s as a tool takes its exact ID, as a workflow does', async (_, parameters) => {
+			const plain = await ctx.engine.runNode(parameters, { typeVersion: 2 });
+			expect(plain.error).toBeUndefined();
+			const tool = await ctx.engine.runNode(parameters, TOOL);
+			expect(tool.error).toBeUndefined();
+			expect(JSON.stringify(jsonOf(tool.items))).toContain('device005');
+		});
+
+		it('an ID that no device has still fails as a tool with the nearest names, asking once', async () => {
+			ctx.sandbox.resetStats();
+			const unknown = await ctx.engine.runNode({ resource: 'device', operation: 'getLastLocation', deviceId: byId('Van 99') }, TOOL);
+			expect(unknown.error?.message).toMatch(/^Invalid "Device" in item 0: Device "Van 99" is neither the ID nor the name of a device\. Devices with a similar name/);
+			expect(requests().filter((request) => !request.startsWith('POST /api/Auth'))).toEqual(['GET /api/devices', 'GET /api/devices/Van 99']);
+		});
 	});
 });

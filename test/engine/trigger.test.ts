@@ -10,7 +10,7 @@ import type { Device, Location } from '../../nodes/shared/wire';
 import type { FixInput, Sandbox } from '../../sandbox/server';
 import { byId } from '../support/sandboxed';
 import { fakeDateFrom } from '../support/clock';
-import { restartedFrom, triggerState, withTriggerSandbox } from '../support/trigger';
+import { addScriptedDevice, restartedFrom, SCRIPTED_DEVICES, triggerState, withTriggerSandbox } from '../support/trigger';
 import { ABSENT_RETENTION_MS } from '../../nodes/SatelliteTrackingTrigger/detection/advance';
 
 const MINUTE = 60_000;
@@ -904,6 +904,29 @@ describe('telemetry, inputs, back online, dwell and new devices (issue 18)', () 
 			await expect(poll({ events: ['fuelDropped'], fuelDropWithinMinutes: 0 })).rejects.toThrow('Invalid "Fuel Drop Within (Minutes)"');
 			await expect(poll({ events: ['geofenceDwell'], dwellMinutes: 30 })).rejects.toThrow('Add at least one geofence');
 			await expect(poll({ events: ['geofenceDwell'], geofences, dwellMinutes: 'long' })).rejects.toThrow('Invalid "Dwell (Minutes)"');
+		});
+	});
+
+	// Issue 47: Geofence Entered's sample "moved" the newest truck into the depot while Van 15, past the
+	// few devices read, really was parked there.
+	it('Fetch Test Event reads on to a device parked in the geofence for Geofence Entered and Dwell (version 2); version 1 as before', async () => {
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+			const ids = Array.from({ length: 8 }, (_, index) => `d-${index + 1}`);
+			for (const [index, id] of ids.entries()) {
+				addScriptedDevice(h.sandbox, id);
+				// Only the last device lies inside the depot (10, 1); the others are 5 km and more away.
+				const inside = id === 'd-8';
+				h.sandbox.store.addFix(id, { latitude: inside ? 10 : 10.05 + index / 100, longitude: 1, speed: 0, dateTime: new Date(Date.now() - (inside ? 30 : 1) * 60_000).toISOString() });
+			}
+			const parameters = { events: ['geofenceEntered', 'geofenceDwell'], ...SCRIPTED_DEVICES, geofences: { circle: [{ name: 'Depot', latitude: 10, longitude: 1, radius: 300 }] } };
+			const current = await h.poll(parameters, {}, 'manual', 2);
+			// Entered is what d-8 shows now; Dwell has no stay on record yet, so it is a sample, of d-8 as it is.
+			expect(current.map((event) => [event.event, event.deviceId, event.sample === true, event.location?.dateTime]).sort()).toEqual([
+				['geofenceDwell', 'd-8', true, h.sandbox.store.lastLocation('d-8')?.dateTime],
+				['geofenceEntered', 'd-8', false, h.sandbox.store.lastLocation('d-8')?.dateTime],
+			]);
+			const version1 = await h.poll(parameters, {}, 'manual', 1);
+			expect(version1.filter((event) => event.event === 'geofenceEntered').map((event) => [event.deviceId === 'd-8', event.sample])).toEqual([[false, true]]);
 		});
 	});
 

@@ -242,6 +242,48 @@ describe('errors the trigger shows and declares', () => {
 		});
 	});
 
+	// Issue 47: the same body at 200 was declared a node defect, which n8n 2.41 backs off for 30 minutes.
+	it.each([
+		['at HTTP 200', { kind: 'successFalse200' as const }],
+		['at HTTP 500', { kind: 'status' as const, status: 500 }],
+	])('declares the vendor\'s envelope "Internal Server Error" %s an outage, by what it says', async (_, fault) => {
+		await withTriggerSandbox({ deviceCount: 2 }, async (h) => {
+			h.sandbox.faults.inject({ match: { path: /\/lastLocation$/ }, message: 'Internal Server Error', ...fault });
+			const error = await h.poll({ events: ['locationUpdated'], requestSettings: { maxRetries: 0 } }, {}).then(
+				() => undefined,
+				(thrown: Error & { failure?: unknown }) => thrown,
+			);
+			expect(error?.message).toMatch(/Internal Server Error/);
+			expect(error?.failure).toEqual({ cause: 'temporarily-unavailable' });
+		});
+	});
+
+	// Issue 47: the token endpoint's 429 lost its Retry-After: no wait declared, and a new exchange ~0.5 s later.
+	it('declares the wait a 429 of the token endpoint asks, and asks no new token before it', async () => {
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+			h.sandbox.faults.inject({ match: { path: '/api/Auth/Token' }, kind: 'status', status: 429, retryAfter: 600 });
+			const started = Date.now();
+			const error = await h.poll({ events: ['locationUpdated'], requestSettings: { maxPollSeconds: 2 } }, {}).then(
+				() => undefined,
+				(thrown: Error & { failure?: unknown }) => thrown,
+			);
+			expect(error?.failure).toEqual({ cause: 'rate-limited', retryAfterMs: 600_000 });
+			expect(h.sandbox.stats.tokenCalls).toBe(1);
+			expect(Date.now() - started).toBeLessThan(4_000);
+		});
+	});
+
+	it('a workflow run waits as long as the token endpoint\'s 429 asks before the next exchange', async () => {
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+			h.sandbox.faults.inject({ match: { path: '/api/Auth/Token' }, kind: 'status', status: 429, retryAfter: 2, times: 1 });
+			const { error } = await h.engine.runNode({ resource: 'device', operation: 'getAll', returnAll: true });
+			expect(error).toBeUndefined();
+			const exchanges = h.sandbox.requestLog.filter((entry) => entry.path === '/api/Auth/Token').map((entry) => entry.at);
+			expect(exchanges).toHaveLength(2);
+			expect(exchanges[1] - exchanges[0]).toBeGreaterThanOrEqual(1_950);
+		});
+	});
+
 	describe('Max Requests per Poll spent before the reads', () => {
 		const polled = async (h: TriggerHarness, parameters: INodeParameters, staticData: IDataObject) =>
 			await h.poll(parameters, staticData).then(
@@ -334,6 +376,33 @@ describe('the poll\'s time budget (Max Poll Time)', () => {
 			expect(error?.failure).toEqual({ cause: 'temporarily-unavailable' });
 			expect(error?.message).toMatch(/Max Poll Time \(2 s\)/);
 			expect(triggerState(restartedFrom(staticData)).devices).toEqual(triggerState(before).devices);
+		});
+	}, 15_000);
+
+	// Issue 47: n8n-workflow 2.38+ gives a poll its budget; Max Poll Time (30 s by default) ran past a smaller one.
+	it('ends within the budget the host gives the poll, where it is shorter than Max Poll Time; a host without one keeps Max Poll Time', async () => {
+		await withTriggerSandbox({ deviceCount: 2 }, async (h) => {
+			const staticData: IDataObject = {};
+			await h.poll({ events: ['locationUpdated'] }, staticData);
+			const before = restartedFrom(staticData);
+			h.sandbox.faults.inject({ match: { path: /\/lastLocation$/ }, kind: 'slow', delayMs: 60_000 });
+			h.engine.hostPollBudgetMs = 3_000;
+			const started = Date.now();
+			const error = await h.poll({ events: ['locationUpdated'], requestSettings: { maxPollSeconds: 20 } }, staticData).then(
+				() => undefined,
+				(thrown: unknown) => thrown as Error & { failure?: unknown },
+			);
+			expect(Date.now() - started).toBeLessThan(3_000);
+			expect(error?.message).toMatch(/^No device read ended within n8n's poll budget \(2 s\)/);
+			expect(error?.failure).toEqual({ cause: 'temporarily-unavailable' });
+			expect(triggerState(restartedFrom(staticData)).devices).toEqual(triggerState(before).devices);
+			// A budget longer than Max Poll Time leaves it as set.
+			h.engine.hostPollBudgetMs = 300_000;
+			const longer = await h.poll({ events: ['locationUpdated'], requestSettings: { maxPollSeconds: 1 } }, staticData).then(
+				() => undefined,
+				(thrown: unknown) => thrown as Error,
+			);
+			expect(longer?.message).toMatch(/^No device read ended within Max Poll Time \(1 s\)/);
 		});
 	}, 15_000);
 

@@ -117,6 +117,12 @@ export class Engine {
 	 */
 	wrapRequestHelper: ((helper: RequestHelper) => RequestHelper) | undefined;
 
+	/**
+	 * The poll budget the host gives (`getPollBudgetMs()`, n8n-workflow 2.38+, under the durable
+	 * scheduler); undefined for a host without it, as n8n-core 2.8's PollContext here.
+	 */
+	hostPollBudgetMs: number | undefined;
+
 	private workflowCounter = 0;
 
 	/** The active trigger workflows, by their static data (see poll). */
@@ -202,6 +208,9 @@ export class Engine {
 	): Promise<INodeExecutionData[][] | null> {
 		const { context, requestHelper } = this.activation(parameters, staticData, mode, type, typeVersion);
 		context.helpers.httpRequestWithAuthentication = this.wrapRequestHelper ? this.wrapRequestHelper(requestHelper) : requestHelper;
+		const budget = this.hostPollBudgetMs;
+		if (budget === undefined) delete (context as { getPollBudgetMs?: unknown }).getPollBudgetMs;
+		else Object.assign(context, { getPollBudgetMs: () => budget });
 		return await lookup(type).poll!.call(context);
 	}
 

@@ -39,6 +39,23 @@ describe('trigger parameters and Events', () => {
 		}
 	});
 
+	// Issue 47: a geofence event without a geofence only failed at Fetch Test Event; n8n's red warning
+	// on the node comes from its parameter issues, which it computes from the description as sent.
+	it('gives a geofence event without a geofence a parameter issue, which adding a geofence clears', () => {
+		const issues = (parameters: INodeParameters) =>
+			NodeHelpers.getNodeParametersIssues(asSent.properties, { ...node, parameters } as INode, asSent)?.parameters ?? {};
+		expect(Object.keys(issues({ events: ['geofenceExited'] }))).toEqual(['geofenceNeeded']);
+		expect(Object.keys(issues({ events: ['locationUpdated', 'geofenceDwell'], geofences: { circle: [] } }))).toEqual(['geofenceNeeded']);
+		expect(issues({ events: ['geofenceExited'], geofences: LISTS.geofences })).toEqual({});
+		expect(issues({ events: ['locationUpdated'] })).toEqual({});
+	});
+
+	it('labels each list with the events that use it, since it stays shown whatever is selected', () => {
+		expect(property('geofences').displayName).toBe('Geofences (Only for Geofence Dwell, Geofence Entered and Geofence Exited)');
+		expect(property('dailyLimits').displayName).toBe('Daily Limits (Only for Daily Limit Near)');
+		expect(property('thresholdRules').displayName).toBe('Threshold Rules (Only for Telemetry Threshold)');
+	});
+
 	it('marks a list the selected events need while it is empty, before any run', () => {
 		expect(property('geofencesNeeded').displayName).toBe('Geofence Dwell, Geofence Entered and Geofence Exited need at least one entry in Geofences below');
 		expect(shown('geofencesNeeded', { events: ['geofenceDwell'] })).toBe(true);

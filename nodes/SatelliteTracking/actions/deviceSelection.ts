@@ -9,6 +9,7 @@ import { deviceLocator, deviceLocatorList } from '../../shared/descriptions';
 import { getResourceId } from '../../shared/parameters';
 import { idsNamed, type TrackingApiClient } from '../../shared/transport';
 import type { Device } from '../../shared/wire';
+import { isToolRun, toolDeviceId } from './toolMode';
 
 /**
  * `listName` is the Selected Devices list's parameter: Get Notification Counters stored it as
@@ -39,7 +40,21 @@ export async function listDevices(this: IExecuteFunctions, api: TrackingApiClien
 	return await api.request('listDevices');
 }
 
-export function selectedDeviceIds(context: IExecuteFunctions, itemIndex: number, listing: Device[], listName: string): string[] {
+/** The devices the item asks for; as a tool, a name is taken where an ID is expected, as everywhere (toolMode). */
+export async function selectedDeviceIds(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	api: TrackingApiClient,
+	listing: Device[],
+	listName: string,
+): Promise<string[]> {
+	const given = givenDeviceIds(context, itemIndex, listing, listName);
+	if (!isToolRun(context) || context.getNodeParameter('deviceSelection', itemIndex, 'one') === 'all') return given;
+	const ids = await Promise.all(given.map(async (one) => await toolDeviceId(context, itemIndex, api, listing, one, 'Device')));
+	return [...new Set(ids)];
+}
+
+function givenDeviceIds(context: IExecuteFunctions, itemIndex: number, listing: Device[], listName: string): string[] {
 	switch (context.getNodeParameter('deviceSelection', itemIndex, 'one') as string) {
 		case 'all':
 			return listing.map((device) => device.id);

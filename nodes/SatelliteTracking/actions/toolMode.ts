@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { matchDevice } from '../../shared/deviceRef';
+import { matchDevice, namesADevice } from '../../shared/deviceRef';
 import { toDeviceIds } from '../../shared/groups';
 import { checked, getResourceId, runNode } from '../../shared/parameters';
 import type { TrackingApiClient } from '../../shared/transport';
@@ -96,6 +96,25 @@ function listDevices(api: TrackingApiClient): Promise<Device[]> {
 }
 
 /**
+ * The device a model means by `given`, among the account's `devices`: see matchDevice. The listing
+ * holds the account's active devices only, so a value that is neither a listed ID nor a name is asked
+ * for as an ID (a retired device still in a group): a workflow would send it so, and it works there.
+ */
+export async function toolDeviceId(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	api: TrackingApiClient,
+	devices: Device[],
+	given: string,
+	label: string,
+): Promise<string> {
+	const match = matchDevice(devices, given);
+	if (match.ok || namesADevice(devices, given)) return checked(context, itemIndex, label, match);
+	const unlisted = await api.find('getDevice', { params: { deviceId: given }, itemIndex });
+	return unlisted === undefined ? checked(context, itemIndex, label, match) : given;
+}
+
+/**
  * The item's Device. As a tool, a model may give a device's name where its ID is expected ("van 12"):
  * the run lists the devices once and takes the one of that name, or fails naming the candidates.
  * Outside a tool the value is the ID, as always, and nothing extra is asked of the API.
@@ -103,7 +122,7 @@ function listDevices(api: TrackingApiClient): Promise<Device[]> {
 export async function readDeviceId(context: IExecuteFunctions, itemIndex: number, api: TrackingApiClient): Promise<string> {
 	const given = getResourceId(context, itemIndex, 'deviceId', 'Device');
 	if (!isToolRun(context)) return given;
-	return checked(context, itemIndex, 'Device', matchDevice(await listDevices(api), given));
+	return await toolDeviceId(context, itemIndex, api, await listDevices(api), given, 'Device');
 }
 
 /** The item's Devices (ids, comma-separated or a list); as a tool, names are taken as in {@link readDeviceId}. */
@@ -111,5 +130,5 @@ export async function readDeviceIds(context: IExecuteFunctions, itemIndex: numbe
 	const given = checked(context, itemIndex, 'Devices', toDeviceIds(context.getNodeParameter('devices', itemIndex)));
 	if (!isToolRun(context) || given.length === 0) return given;
 	const devices = await listDevices(api);
-	return given.map((one) => checked(context, itemIndex, 'Devices', matchDevice(devices, one)));
+	return await Promise.all(given.map(async (one) => await toolDeviceId(context, itemIndex, api, devices, one, 'Devices')));
 }

@@ -94,6 +94,11 @@ export interface Detector {
 	 * rule), its `location` changed as far as that takes; version 1 keeps the samples it showed.
 	 */
 	sample?(kind: EventKind, observation: Observation, settings: DetectionSettings, consistent: boolean): TriggerEvent;
+	/**
+	 * Whether this device's data shows `kind` as it is (its fix inside a geofence for a dwell): a
+	 * version-2 sample comes from such a device when one was read, rather than from one moved to fit.
+	 */
+	fits?(kind: EventKind, observation: Observation, settings: DetectionSettings): boolean;
 }
 
 /**

@@ -2,7 +2,8 @@
  * "Fetch Test Event": items of every selected event kind, from the devices read. What those devices
  * would report if seen for the first time with their current state emitted is real and shown as it
  * is; a selected kind that did not happen among them is shown by a sample built from the device with
- * the newest fix, with every field its kind carries, marked `sample: true`. Pure.
+ * the newest fix (at version 2, the newest of those whose data fits the kind, when one does), with
+ * every field its kind carries, marked `sample: true`. Pure.
  */
 import type { ReadOutcome } from './advance';
 import { deviceEvent, type Observation } from './detector';
@@ -34,9 +35,14 @@ export function sampleEvents(
 	const missing = EVENT_KINDS.filter(
 		(kind) => settings.events.includes(kind) && !real.some((event) => event.event === kind),
 	);
-	const samples = missing.map((kind) =>
-		asSample(EVENTS[kind].detector.sample?.(kind, source, settings, consistent) ?? deviceEvent(kind, source, source.newest ?? null)),
-	);
+	const samples = missing.map((kind) => {
+		const { detector } = EVENTS[kind];
+		// Version 2: a device whose data shows the event as it is (a van parked in the depot for a
+		// dwell), rather than the newest device moved to fit; version 1 keeps the samples it showed.
+		const fitting = consistent && detector.fits ? newestObservation(observations.filter((observation) => detector.fits!(kind, observation, settings))) : undefined;
+		const from = fitting ?? source;
+		return asSample(detector.sample?.(kind, from, settings, consistent) ?? deviceEvent(kind, from, from.newest ?? null));
+	});
 	return [...real, ...samples];
 }
 

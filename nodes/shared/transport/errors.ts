@@ -1,10 +1,10 @@
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
 import { EnvelopeError, vendorMessage } from './envelope';
-import { declare, declaredFailure, type RequestFailure } from './failure';
+import { declare, declaredFailure, withFailureOption, type RequestFailure } from './failure';
 import { describeNetworkFailure, errorTexts } from './network';
 import { parseRetryAfter } from './retryPolicy';
-import { TOKEN_REDIRECTED, TOKEN_REFUSED, TokenRedirectError, TokenRequestError } from './token';
+import { TOKEN_REDIRECTED, TOKEN_REFUSED, TokenRedirectError, TokenRequestError, tokenRetryAfterMs } from './token';
 import { redirectHint } from './url';
 
 /** failure.ts owns the type; callers of describeFailure and toNodeApiError name it from here. */
@@ -110,7 +110,7 @@ const CERTIFICATE_TEXT = /certificate|CERT_|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS
 /** A request to `url` that threw: no answer came (network, TLS, timeout) or the token exchange failed. */
 export function describeFailure(error: unknown, url?: string): RequestFailure {
 	if (error instanceof EnvelopeError) {
-		return { message: error.message };
+		return { message: error.message, vendorText: error.vendorMessage };
 	}
 	const inner = innermost(error);
 	// Requests are sent with HTTP errors returned, not thrown, so a thrown status comes from the
@@ -123,7 +123,13 @@ export function describeFailure(error: unknown, url?: string): RequestFailure {
 		return { message: inner.message ?? 'The token request was redirected', description: TOKEN_REDIRECTED };
 	}
 	if (Number.isInteger(thrownStatus) && thrownStatus >= 400) {
-		return { status: thrownStatus, message: `The token request answered ${thrownStatus}`, description: STATUS_HINTS[thrownStatus] };
+		const retryAfterMs = tokenRetryAfterMs(inner as { description?: unknown });
+		return {
+			status: thrownStatus,
+			message: `The token request answered ${thrownStatus}`,
+			description: STATUS_HINTS[thrownStatus],
+			...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+		};
 	}
 	if (inner.response?.status !== undefined) {
 		return describeHttpFailure(inner.response.status, inner.response.data, inner.response.headers ?? {});
@@ -156,11 +162,13 @@ export function refusedWithFreshToken(failure: RequestFailure): RequestFailure {
  */
 export function toNodeApiError(node: INode, failure: RequestFailure, itemIndex?: number): NodeApiError {
 	const httpCode = failure.status === undefined ? undefined : String(failure.status);
+	const declared = declaredFailure(failure);
 	const error = new NodeApiError(node, { message: failure.message, httpCode: httpCode ?? null } as JsonObject, {
 		message: failure.message,
 		description: failure.description,
 		httpCode,
 		itemIndex,
+		...withFailureOption(declared),
 	});
-	return declare(error, declaredFailure(failure));
+	return declare(error, declared);
 }

@@ -25,19 +25,51 @@ export type DeclaredFailure =
 	| { cause: 'rate-limited' | 'temporarily-unavailable'; retryAfterMs?: number }
 	| { cause: 'credential-invalid' | 'configuration-invalid' | 'node-defect' };
 
+/**
+ * The HTTP reason phrases the vendor's envelope carries as its `error` text, whatever the status it
+ * came with (`{success: false, error: "Internal Server Error"}` at HTTP 200), for the causes they declare.
+ */
+const STATUS_BY_REASON: Record<string, number> = {
+	'too many requests': 429,
+	'internal server error': 500,
+	'bad gateway': 502,
+	'service unavailable': 503,
+	'gateway timeout': 504,
+};
+
+/** The status the failure is: the answer's HTTP status, else the one its envelope's text names. */
+function statusOf(failure: RequestFailure): number | undefined {
+	if (failure.status !== undefined) return failure.status;
+	const reason = failure.vendorText?.trim().replace(/\.$/, '').toLowerCase();
+	return reason === undefined ? undefined : STATUS_BY_REASON[reason];
+}
+
 /** The cause of a failed request, when it is one a scheduler can act on; undefined otherwise. */
 export function declaredFailure(failure: RequestFailure): DeclaredFailure | undefined {
 	if (failure.tokenRefused === true) return { cause: 'credential-invalid' };
 	// What the service asked, not the client's own capped wait: the scheduler waits as asked.
 	const wait = failure.retryAfterMs !== undefined && failure.retryAfterMs > 0 ? { retryAfterMs: failure.retryAfterMs } : {};
-	if (failure.status === 429) return { cause: 'rate-limited', ...wait };
-	if ((failure.status !== undefined && failure.status >= 500) || failure.networkCode !== undefined || failure.outOfTime === true) {
+	const status = statusOf(failure);
+	if (status === 429) return { cause: 'rate-limited', ...wait };
+	if ((status !== undefined && status >= 500) || failure.networkCode !== undefined || failure.outOfTime === true) {
 		return { cause: 'temporarily-unavailable', ...wait };
 	}
 	return undefined;
 }
 
-/** `error` with `failure` set as a plain, enumerable property (what n8n looks for along the error's chain). */
+/**
+ * The `failure` option of n8n's NodeApiError and NodeOperationError (n8n-workflow 2.37+), for their
+ * options object; hosts whose errors know no such option ignore it, and {@link declare} sets the
+ * plain property there. Typed loosely: the n8n-workflow this package builds against predates it.
+ */
+export function withFailureOption(failure: DeclaredFailure | undefined): object {
+	return failure === undefined ? {} : { failure };
+}
+
+/**
+ * `error` with `failure` set as a plain, enumerable property (what n8n looks for along the error's
+ * chain): on hosts whose errors took the `failure` option this is the value they hold already.
+ */
 export function declare<E extends object>(error: E, failure: DeclaredFailure | undefined): E {
 	if (failure !== undefined) Object.assign(error, { failure });
 	return error;

@@ -6,6 +6,7 @@ import { parseServiceTime } from '../validation';
 import { TOKEN_PATH, type TokenAnswer, type TokenRequest } from '../wire';
 import { describeNetworkFailure } from './network';
 import { redact } from './redact';
+import { parseRetryAfter } from './retryPolicy';
 import { baseUrlHint, baseUrlProblem, joinUrl, redirectHint, redirectTarget } from './url';
 
 export interface IssuedToken {
@@ -42,14 +43,28 @@ export class TokenRequestError extends Error {
 	readonly description = TOKEN_REFUSED;
 }
 
-/** A token call the service could not serve now (quota, outage): the transport may retry it. */
+/**
+ * A token call the service could not serve now (quota, outage): the transport may retry it. The
+ * wait its Retry-After asked for rides in the description, which n8n's rewrap keeps (see above).
+ */
 export class TokenUnavailableError extends Error {
 	readonly httpCode: string;
 
-	constructor(status: number) {
+	readonly description?: string;
+
+	constructor(status: number, retryAfterMs?: number) {
 		super(`The token request answered ${status}`);
 		this.httpCode = String(status);
+		if (retryAfterMs !== undefined) this.description = `The token endpoint asks to be called again in ${retryAfterMs / 1000} s (Retry-After).`;
 	}
+}
+
+const RETRY_AFTER_TEXT = /asks to be called again in (\d+(?:\.\d+)?) s \(Retry-After\)/;
+
+/** The wait a TokenUnavailableError carries, also after n8n rewrapped it; undefined without one. */
+export function tokenRetryAfterMs(error: { description?: unknown }): number | undefined {
+	const said = typeof error.description === 'string' ? RETRY_AFTER_TEXT.exec(error.description) : null;
+	return said === null ? undefined : Math.round(Number(said[1]) * 1000);
 }
 
 /** No answer to the token request (refused connection, unknown host, timeout): says where it went. */
@@ -179,7 +194,7 @@ export async function requestToken(
 	const redirectedTo = redirectTarget(statusCode, response.headers, url);
 	if (redirectedTo !== undefined) throw new TokenRedirectError(statusCode, redirectedTo);
 	if (statusCode === 429 || statusCode >= 500) {
-		throw new TokenUnavailableError(statusCode);
+		throw new TokenUnavailableError(statusCode, parseRetryAfter(response.headers?.['retry-after'], receivedAt));
 	}
 	const answer = response.body as Partial<TokenAnswer> | null;
 	if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) {

@@ -113,6 +113,9 @@ export class TokenSession {
 
 	private exchangeFailures = 0;
 
+	/** The last failed exchange's error, and the wait its answer asked for (Retry-After), if any. */
+	private lastExchangeFailure: { error: unknown; retryAfterMs?: number } | undefined;
+
 	/** The token in the credential data now: the exchanges this client made so far. */
 	private tokenGeneration: TokenGeneration = 0;
 
@@ -209,7 +212,13 @@ export class TokenSession {
 	 * a new one, unless this run has already had it (then it was refused, or has expired).
 	 */
 	private async sendAfterBackoff(request: OutgoingRequest) {
-		if (this.exchangeFailures > 0) await sleep(retryDelayMs(0, undefined, Math.random));
+		if (this.exchangeFailures > 0 && this.lastExchangeFailure !== undefined) {
+			const { error, retryAfterMs } = this.lastExchangeFailure;
+			const delay = retryDelayMs(0, retryAfterMs, Math.random);
+			// A poll whose deadline comes before the wait the endpoint asked for ends now, with that wait declared.
+			if (systemClock.now() + delay > request.sendBy) throw error;
+			await sleep(delay);
+		}
 		const key = credentialFingerprint(this.data);
 		// No await between finding no exchange to share and starting one: two runs would start two.
 		for (let newest = newestExchanges.get(key); newest && newest.doneAt >= this.credentialReadAt; newest = newestExchanges.get(key)) {
@@ -238,6 +247,7 @@ export class TokenSession {
 	private noteExchangeFailure(error: unknown): void {
 		if (this.data.token !== '' || error instanceof NoTimeLeftForToken) return;
 		const failure = describeFailure(error);
+		this.lastExchangeFailure = { error, retryAfterMs: failure.retryAfterMs };
 		if (isTokenRefusal(failure)) {
 			this.tokenRefusal = error;
 		} else if (failure.networkCode === 'ETIMEDOUT' || ++this.exchangeFailures > 1) {

@@ -60,7 +60,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, api: T
 	const { day, timeZone } = readZonedDay(this, itemIndex);
 	const limits = readLimits(this, itemIndex);
 	const range = dayRange(day, timeZone);
-	const counted = await perDevice(api, itemIndex, selectedDeviceIds(this, itemIndex, listing, SELECTED_DEVICES), listing, async (deviceId) => {
+	const counted = await perDevice(api, itemIndex, await selectedDeviceIds(this, itemIndex, api, listing, SELECTED_DEVICES), listing, async (deviceId) => {
 		const alerts = await api.request('getAlerts', { params: { deviceId }, body: range, itemIndex });
 		return { counts: countNotifications(alerts, range), skipped: undatedAlerts(alerts) };
 	});

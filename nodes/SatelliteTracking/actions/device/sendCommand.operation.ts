@@ -61,9 +61,12 @@ const FORMAT_CHECKS: Record<CommandFormat, (command: string) => Check<string>> =
 			: { ok: false, problem: 'is not Base64' },
 };
 
-/** Version 1 sent the command trimmed, and read hex with any white space between the digit pairs. */
+/**
+ * Version 1 sent the command trimmed, and read hex with any white space between the digit pairs.
+ * The vendor's own forms (hyphen-separated "0A-1B-2C") are valid input in every version.
+ */
 const VERSION_1_HEX: (command: string) => Check<string> = (command) =>
-	/^([0-9a-fA-F]{2})+$/.test(command.replace(/\s+/g, '')) ? { ok: true, value: command } : { ok: false, problem: 'is not hexadecimal (pairs of 0-9, a-f)' };
+	/^([0-9a-fA-F]{2})+$/.test(command.replace(/\s+/g, '')) ? { ok: true, value: command } : FORMAT_CHECKS.Hex(command);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient) {
 	const deviceId = await readDeviceId(this, itemIndex, api);

@@ -12,6 +12,7 @@ import { toBoolean, toNonEmptyText, toOneOf } from '../../../shared/validation';
 import type { Device } from '../../../shared/wire';
 import { dateRange } from '../common.descriptions';
 import { deviceSelectionProperties, listDevices, perDevice, selectedDeviceIds } from '../deviceSelection';
+import { zonelessDateReading } from '../versions';
 import { WithBinary, type OperationOption } from '../operation';
 import { readTripSettings } from './tripOptions';
 
@@ -72,17 +73,19 @@ export const properties: INodeProperties[] = [
 export const prepareBatch = listDevices;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient, listing: Device[]) {
-	const range = getDateRange(this, itemIndex);
+	const range = getDateRange(this, itemIndex, zonelessDateReading(this));
 	const settings = readTripSettings(this, itemIndex);
 	const format = checked(this, itemIndex, 'Format', toOneOf(this.getNodeParameter('format', itemIndex), FORMAT_KEYS));
 	const binaryPropertyName = checked(this, itemIndex, 'Put Output File in Field', toNonEmptyText(this.getNodeParameter('binaryPropertyName', itemIndex)));
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const readOption = (name: string, displayName: string) => (options[name] === undefined ? true : checked(this, itemIndex, displayName, toBoolean(options[name])));
 	const fileOptions = { splitTrips: readOption('splitTrips', 'Split Trips'), includeStops: readOption('includeStops', 'Include Stops') };
-	// One read per device, as Get Trips and Stops: the endpoint answers a whole range in one call.
-	const tracks = await perDevice(api, itemIndex, selectedDeviceIds(this, itemIndex, listing, 'devices'), listing, async (deviceId) => {
+	// One read per device, cut as Get Trips and Stops cuts it: the endpoint answers a whole range in
+	// one call, and a silence up to the range's end (or now) ends a trip.
+	const endsAt = Math.min(Date.parse(range.to), Date.now());
+	const tracks = await perDevice(api, itemIndex, await selectedDeviceIds(this, itemIndex, api, listing, 'devices'), listing, async (deviceId) => {
 		const fixes = await api.request('getLocations', { params: { deviceId }, body: range, itemIndex });
-		return { track: segmentTrack(fixes, settings), courseOf: coursesOf(fixes) };
+		return { track: segmentTrack(fixes, settings, endsAt), courseOf: coursesOf(fixes) };
 	});
 	return await Promise.all(
 		tracks.map(async ({ deviceId, deviceName, result: { track, courseOf } }) => {

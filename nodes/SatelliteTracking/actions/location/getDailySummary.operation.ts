@@ -45,7 +45,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, api: T
 	const read = summaryReadRange(span, settings);
 	const body = { from: new Date(read.from).toISOString(), to: new Date(read.to).toISOString() };
 	const endsAt = Math.min(read.to, Date.now());
-	const days = await perDevice(api, itemIndex, selectedDeviceIds(this, itemIndex, listing, 'devices'), listing, async (deviceId) =>
+	const days = await perDevice(api, itemIndex, await selectedDeviceIds(this, itemIndex, api, listing, 'devices'), listing, async (deviceId) =>
 		summarizeDay(segmentTrack(await api.request('getLocations', { params: { deviceId }, body, itemIndex }), settings, endsAt), span, settings),
 	);
 	const inZone = summaryTimesInZone(this);

@@ -44,7 +44,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, api: T
 	// Only the segments are kept, so a month of fixes per device is let go once it is cut.
 	// A silence up to the range's end (or now, when that is earlier) ends a trip, as in the trigger.
 	const endsAt = Math.min(Date.parse(range.to), Date.now());
-	const tracks = await perDevice(api, itemIndex, selectedDeviceIds(this, itemIndex, listing, 'devices'), listing, async (deviceId) =>
+	const tracks = await perDevice(api, itemIndex, await selectedDeviceIds(this, itemIndex, api, listing, 'devices'), listing, async (deviceId) =>
 		segmentTrack(await api.request('getLocations', { params: { deviceId }, body: range, itemIndex }), settings, endsAt).segments,
 	);
 	return tracks.flatMap(({ deviceId, deviceName, result }) => result.map((segment) => segmentItem(segment, deviceId, deviceName)));

@@ -56,6 +56,9 @@ export const geofenceCrossing: Detector = {
 			state: { fences: Object.keys(fences).length > 0 ? fences : undefined, turning: Object.keys(turning).length > 0 ? turning : undefined },
 		};
 	},
+	fits(kind, { newest }, settings) {
+		return newest !== undefined && newest !== null && settings.geofences.some((geofence) => geofenceContains(geofence, newest) === (kind === 'geofenceEntered'));
+	},
 	sample(kind, observation, settings, consistent) {
 		// A geofence the fix lies outside of for an exit, inside of for an entry, when there is one.
 		const fix = observation.newest;

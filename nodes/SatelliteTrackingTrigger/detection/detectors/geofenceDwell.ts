@@ -68,6 +68,9 @@ export const geofenceDwell: Detector = {
 		}
 		return { events, state: { stays: Object.keys(stays).length > 0 ? stays : undefined } };
 	},
+	fits(_kind, { newest }, settings) {
+		return newest !== undefined && newest !== null && settings.geofences.some((geofence) => geofenceContains(geofence, newest));
+	},
 	sample(_kind, observation, settings, consistent) {
 		const fix = observation.newest;
 		const inside = fix && settings.geofences.find((candidate) => geofenceContains(candidate, fix));

@@ -42,7 +42,7 @@ function openedCounts(gpx: string): Record<string, number> {
 
 // examples/daily-tracks-by-email.json, started at its Schedule Trigger as the editor's "Execute
 // workflow" starts it: the last 24 hours of every device as a GPX, then one e-mail per van with a
-// track to the (placeholder) e-mail API, here the sink, the file attached as multipart form data.
+// track to the e-mail API, the sandbox's sink as shipped, the file attached as multipart form data.
 // Each attachment arrives under its file name and opens in GDAL with the item's trips and stops.
 const expectation: ExampleExpectation = {
 	id: 'exampleDailyTracks01',

@@ -232,6 +232,31 @@ describe('user sync with rosters as HR exports them', () => {
 			expect(stored(expired).expires).toBe('2021-01-01T00:00:00.000Z');
 		});
 
+		it("a roster's Tags never bring a user outside the scope under the sync: an admin, a user locked by hand and another sync's user keep access and tags, run after run", async () => {
+			const scopeValue = newScope();
+			const people = managedUsers(scopeValue, 10);
+			const admin = ctx.sandbox.store.createUser({ name: 'Admin', email: `admin.${scopeValue}@hr.example`, country: 'US', timeZone: 'America/New_York', tags: { role: 'admin' }, privileges: ['read', 'write', 'execute'] });
+			const locked = ctx.sandbox.store.createUser({ name: 'Locked', email: `locked.${scopeValue}@hr.example`, country: 'DE', timeZone: 'Europe/Berlin', disabled: true, disabledMessage: 'Security incident' });
+			const otherSync = ctx.sandbox.store.createUser({ name: 'Other', email: `other.${scopeValue}@hr.example`, country: 'DE', timeZone: 'Europe/Berlin', tags: { managedBy: 'other-sync' } });
+			const outside = [admin, locked, otherSync];
+			// A Tags column mapped for every row, carrying the scope tag: the roster tries to adopt them.
+			const roster = [...people, ...outside].map((user) => ({ ...rowOf(user), scope: scopeValue }));
+			const parameters = sync(scopeValue, { additionalFields: { tags: { entries: [{ key: 'managedBy', value: '={{ $json.scope }}' }] } } });
+
+			const previewed = jsonOf((await ctx.engine.runNode({ ...parameters, mode: 'preview' }, { items: roster as never[] })).items);
+			expect(previewed.slice(10).map((item) => [item.action, item.changes])).toEqual(outside.map(() => ['unchanged', {}]));
+			for (const item of previewed.slice(10)) expect(item.note).toMatch(/^Left alone: tags\..*a roster cannot bring them under the sync/);
+			const first = await ctx.engine.runNode(parameters, { items: roster as never[] });
+			expect(first.error).toBeUndefined();
+			expect(userWrites()).toHaveLength(0);
+
+			// The next run, with the admin gone from the roster: nobody outside the scope is disabled or enabled.
+			const second = await ctx.engine.runNode(parameters, { items: roster.filter((row) => row.email !== admin.email) as never[] });
+			expect(second.error).toBeUndefined();
+			expect(userWrites()).toHaveLength(0);
+			expect(outside.map((user) => stored(user))).toEqual(outside);
+		});
+
 		it('counts lock-outs by an expiry in the past toward the leavers guard', async () => {
 			const scopeValue = newScope();
 			const people = managedUsers(scopeValue, 10);

@@ -121,10 +121,14 @@ describe('planning an HR sync', () => {
 		]);
 	});
 
-	it('a roster entry can take a user into the scope by giving the scope tag itself', () => {
+	it('a roster entry never takes a user into the scope, nor out of another: the tags of a user outside it are left alone', () => {
 		const handMade = managed(5, { tags: { team: 'x' } });
-		const plan = planSync([handMade], [entry(0, { ...rowOf(handMade), tags: { team: 'x', ...SCOPE } })], settings);
-		expect(plan.steps[0]).toMatchObject({ action: 'updated', patch: [{ op: 'replace', path: '/tags', value: { team: 'x', ...SCOPE } }] });
+		const otherSync = managed(6, { tags: { managedBy: 'other-sync' } });
+		const plan = planSync([handMade, otherSync], [entry(0, { ...rowOf(handMade), tags: { team: 'x', ...SCOPE } }), entry(1, { ...rowOf(otherSync), tags: { team: 'y' } })], settings);
+		expect(plan.steps).toEqual([
+			expect.objectContaining({ action: 'unchanged', note: expect.stringMatching(/^Left alone: tags\. This user has no managedBy: n8n-hr-sync tag/) }),
+			expect.objectContaining({ action: 'unchanged', note: expect.stringMatching(/^Left alone: tags\./) }),
+		]);
 	});
 
 	it('disables, deletes or ignores the managed users absent from the roster', () => {

@@ -196,6 +196,34 @@ describe('user sync with rosters as HR exports them', () => {
 			expect(userWrites()).toHaveLength(0);
 		});
 
+		it('Apply given the approved planId does exactly that plan: a change to the account since Preview is refused, writing nothing', async () => {
+			const scopeValue = newScope();
+			const people = managedUsers(scopeValue, 20);
+			const roster = people.slice(0, 19).map(rowOf) as never[];
+			const previewed = jsonOf((await ctx.engine.runNode(sync(scopeValue, { mode: 'preview' }), { items: roster })).items);
+			expect(previewed.filter((item) => item.action === 'disabled').map((item) => item.email)).toEqual([people[19].email]);
+			const planId = previewed[0].planId as string;
+			expect(previewed.every((item) => item.planId === planId)).toBe(true);
+
+			// While the plan waits for approval, someone adds a user in the scope who is not on the roster.
+			const lateHire = managedUsers(`${scopeValue}-late`, 1, { tags: { managedBy: scopeValue } })[0];
+			const approved = sync(scopeValue, { options: { approvedPlan: planId } });
+			const refused = await ctx.engine.runNode(approved, { items: roster });
+			expect(refused.error?.message).toBe(
+				`This is not the plan that was approved (approved plan ${planId}, plan now ${jsonOf((await ctx.engine.runNode(sync(scopeValue, { mode: 'preview' }), { items: roster })).items)[0].planId}): ` +
+					'the account or the roster changed since Preview. Nothing was written.',
+			);
+			expect(userWrites()).toHaveLength(0);
+			expect(stored(lateHire).disabled).toBe(false);
+
+			// The plan as approved, once the account is back as it was, is what runs.
+			ctx.sandbox.store.deleteUser(lateHire.id);
+			const applied = await ctx.engine.runNode(approved, { items: roster });
+			expect(applied.error).toBeUndefined();
+			expect(jsonOf(applied.items).map((item) => [item.action, item.email, item.planId])).toEqual(previewed.map((item) => [item.action, item.email, planId]));
+			expect(userWrites().map((write) => write.id)).toEqual([people[19].id]);
+		});
+
 		it('Preview says what will happen, Apply what did', async () => {
 			const scopeValue = newScope();
 			const people = managedUsers(scopeValue, 12);

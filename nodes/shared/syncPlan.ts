@@ -129,18 +129,20 @@ export function planSync(
 				return { action: 'created', itemIndex, email: step.user.email, user: step.user, changes: changesOf({}, step.user) };
 			case 'unchanged':
 				return withNote({ action: 'unchanged', itemIndex, userId: step.user.id, email: step.user.email, changes: {} }, note);
-			case 'update':
+			case 'update': {
+				const enabled = enables(current!, step.patch);
 				return withNote(
 					{
-						action: enables(current!, step.patch) ? 'enabled' : 'updated',
+						action: enabled ? 'enabled' : 'updated',
 						itemIndex,
 						userId: step.userId,
 						email: current!.email,
 						patch: step.patch,
 						changes: patchChanges(current!, step.patch),
 					},
-					note,
+					note ?? (enabled ? stillLockedNote(withAccessOf(current!, desired), now) : undefined),
 				);
+			}
 		}
 	});
 
@@ -166,6 +168,17 @@ function withAccessOf(current: User, desired: UserWrite): User {
 	const after: Record<string, unknown> = { ...current };
 	for (const field of ACCESS_FIELDS) if (desired[field] !== undefined) after[field] = desired[field];
 	return after as unknown as User;
+}
+
+/**
+ * A returner enabled while an expiry in the past or a start in the future the roster leaves as it is
+ * still keeps them out (a re-hire whose old contract expired): "will enable" alone would read as
+ * access given back.
+ */
+function stillLockedNote(after: User, now: number): string | undefined {
+	if (canSignIn(after, now)) return undefined;
+	const [field, reason] = parseServiceTime(after.expires) <= now ? (['Expires', `their access expired on ${after.expires}`] as const) : (['From', `their access starts on ${after.from}`] as const);
+	return `Still cannot sign in after this: ${reason}. Map ${field} in the roster (blank clears it) or change it with User → Update.`;
 }
 
 /** For a user outside the scope: which access fields and tags the roster would change, left as they are, and why. */

@@ -309,6 +309,26 @@ describe('user sync with rosters as HR exports them', () => {
 			expect(userWrites()).toHaveLength(0);
 		});
 
+		it('a re-hired person whose old contract expired: Preview says they will be enabled but still cannot sign in, and why', async () => {
+			const scopeValue = newScope();
+			const people = managedUsers(scopeValue, 5);
+			const expiredOn = '2024-01-01T00:00:00.000Z';
+			ctx.sandbox.store.replaceUser(people[0].id, { ...rowOf(people[0]), tags: { managedBy: scopeValue }, disabled: true, disabledMessage: 'Left.', expires: expiredOn });
+			ctx.sandbox.store.replaceUser(people[1].id, { ...rowOf(people[1]), tags: { managedBy: scopeValue }, disabled: true, disabledMessage: 'Left.' });
+			const previewed = jsonOf((await ctx.engine.runNode(sync(scopeValue, { mode: 'preview' }), { items: people.map(rowOf) as never[] })).items);
+			expect(previewed.slice(0, 2).map((item) => [item.summary, item.note])).toEqual([
+				[`will enable ${people[0].email}`, `Still cannot sign in after this: their access expired on ${expiredOn}. Map Expires in the roster (blank clears it) or change it with User → Update.`],
+				[`will enable ${people[1].email}`, undefined],
+			]);
+
+			// With Expires mapped and blank for the re-hire, the same run gives access back.
+			const parameters = sync(scopeValue, { additionalFields: { expires: '={{ $json.contractEnd }}' } });
+			const applied = jsonOf((await ctx.engine.runNode(parameters, { items: people.map((user) => ({ ...rowOf(user), contractEnd: '' })) as never[] })).items);
+			expect(applied[0]).toMatchObject({ action: 'enabled', changes: { expires: { from: expiredOn, to: null } } });
+			expect(applied[0].note).toBeUndefined();
+			expect(stored(people[0])).toMatchObject({ disabled: false, expires: null });
+		});
+
 		it('Excel dates and booleans: a day number is refused, TRUE/FALSE are read, trailing spaces and a re-hire and a name change apply', async () => {
 			const scopeValue = newScope();
 			const people = managedUsers(scopeValue, 10);

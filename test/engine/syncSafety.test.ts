@@ -224,6 +224,17 @@ describe('user sync with rosters as HR exports them', () => {
 			expect(userWrites().map((write) => write.id)).toEqual([people[19].id]);
 		});
 
+		it('as an AI tool with Continue On Fail, a refused roster is still one capped answer', async () => {
+			const scopeValue = newScope();
+			const people = managedUsers(scopeValue, 60);
+			const tool = await ctx.engine.runNode(sync(scopeValue), { items: people.slice(0, 40).map(rowOf) as never[], type: TOOL_TYPE, typeVersion: 2, continueOnFail: true });
+			const answer = jsonOf(tool.items);
+			expect(answer).toHaveLength(TOOL_MAX_RESULTS + 1);
+			expect(answer[0].error).toContain('Too many leavers: 20 of the 60 managed users');
+			expect(answer.at(-1)).toEqual({ note: expect.stringContaining(`Showing ${TOOL_MAX_RESULTS} of 40 results`) });
+			expect(userWrites()).toHaveLength(0);
+		});
+
 		it('Preview says what will happen, Apply what did', async () => {
 			const scopeValue = newScope();
 			const people = managedUsers(scopeValue, 12);

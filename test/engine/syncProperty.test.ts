@@ -78,7 +78,7 @@ describe(`user sync property: what Preview accepts, Apply writes without refusal
 
 			ctx.sandbox.resetStats();
 			// Held to the plan Preview showed (as an approval step would): same planId, same changes, one write per change.
-			const apply = await ctx.engine.runNode({ ...parameters, mode: 'apply', options: { approvedPlan: plan[0]?.planId ?? '' } }, { items: roster as never[] });
+			const apply = await ctx.engine.runNode({ ...parameters, mode: 'apply', options: { approvedPlan: String(plan[0]?.planId ?? '') } }, { items: roster as never[] });
 			const refusals = ctx.sandbox.requestLog.filter((entry) => entry.status >= 400).map((entry) => `${entry.method} ${entry.path} → ${entry.status}`);
 			expect({ label, error: apply.error?.message, refusals }).toEqual({ label, error: undefined, refusals: [] });
 			const planned = (items: typeof plan) => items.map((item) => [item.action, item.email, item.changes, item.planId]);

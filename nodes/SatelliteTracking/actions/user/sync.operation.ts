@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
+
 import { NodeOperationError, type IExecuteFunctions, type INodeProperties, type NodeApiError } from 'n8n-workflow';
 
-import { longHash } from '../../../shared/hash';
 import { checked } from '../../../shared/parameters';
 import {
 	duplicateEmails,
@@ -292,10 +293,12 @@ export async function planTasks(this: IExecuteFunctions, api: TrackingApiClient)
 
 /**
  * One id for everything a plan does (each step's action, user and field changes, from and to), so
- * that Apply can tell whether it is about to do exactly what was approved in Preview.
+ * that Apply can tell whether it is about to do exactly what was approved in Preview. A digest no
+ * roster can be written to match (names and e-mails are free text), 128 bits of SHA-256.
  */
 function planFingerprint(plan: SyncPlan): string {
-	return longHash(JSON.stringify(plan.steps.map((step) => [step.action, 'userId' in step ? step.userId : null, step.email, step.changes])));
+	const steps = JSON.stringify(plan.steps.map((step) => [step.action, 'userId' in step ? step.userId : null, step.email, step.changes]));
+	return createHash('sha256').update(steps).digest('hex').slice(0, 32);
 }
 
 /**

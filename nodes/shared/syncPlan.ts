@@ -62,6 +62,14 @@ const HIDDEN_FIELDS = new Set(['password']);
  */
 const ACCESS_FIELDS = ['disabled', 'disabledMessage', 'expires', 'from', 'privileges', 'adminDevices', 'deviceId', 'group'] as const satisfies ReadonlyArray<keyof UserWrite>;
 
+/**
+ * What the sync never changes for a user outside its scope: their access, and their tags, which
+ * decide who a sync manages. A roster that could add the scope tag would adopt an admin or a user
+ * locked out by hand, and the next run would disable or re-enable them; one that replaced the tags
+ * would take a user out of another sync's scope. Bringing a user under the sync is a person's act.
+ */
+const OUTSIDE_SCOPE_FIELDS = [...ACCESS_FIELDS, 'tags'] as const satisfies ReadonlyArray<keyof UserWrite>;
+
 /** Whether the user can sign in at `now`: not disabled, past the start, before the expiry. */
 export function canSignIn(user: Pick<UserWrite, 'disabled' | 'from' | 'expires'>, now: number): boolean {
 	if (user.disabled === true) return false;
@@ -121,18 +129,20 @@ export function planSync(
 				return { action: 'created', itemIndex, email: step.user.email, user: step.user, changes: changesOf({}, step.user) };
 			case 'unchanged':
 				return withNote({ action: 'unchanged', itemIndex, userId: step.user.id, email: step.user.email, changes: {} }, note);
-			case 'update':
+			case 'update': {
+				const enabled = enables(current!, step.patch);
 				return withNote(
 					{
-						action: enables(current!, step.patch) ? 'enabled' : 'updated',
+						action: enabled ? 'enabled' : 'updated',
 						itemIndex,
 						userId: step.userId,
 						email: current!.email,
 						patch: step.patch,
 						changes: patchChanges(current!, step.patch),
 					},
-					note,
+					note ?? (enabled ? stillLockedNote(withAccessOf(current!, desired), now) : undefined),
 				);
+			}
 		}
 	});
 
@@ -160,17 +170,29 @@ function withAccessOf(current: User, desired: UserWrite): User {
 	return after as unknown as User;
 }
 
-/** For a user outside the scope: which access fields the roster would change, left as they are, and why. */
+/**
+ * A returner enabled while an expiry in the past or a start in the future the roster leaves as it is
+ * still keeps them out (a re-hire whose old contract expired): "will enable" alone would read as
+ * access given back.
+ */
+function stillLockedNote(after: User, now: number): string | undefined {
+	if (canSignIn(after, now)) return undefined;
+	const [field, reason] = parseServiceTime(after.expires) <= now ? (['Expires', `their access expired on ${after.expires}`] as const) : (['From', `their access starts on ${after.from}`] as const);
+	return `Still cannot sign in after this: ${reason}. Map ${field} in the roster (blank clears it) or change it with User → Update.`;
+}
+
+/** For a user outside the scope: which access fields and tags the roster would change, left as they are, and why. */
 function outsideScopeNote(current: User, user: UserWrite, settings: SyncSettings): string | undefined {
-	const asked = ACCESS_FIELDS.filter((field) => user[field] !== undefined && diffToJsonPatch(current, comparedAccess(field, user)).length > 0);
+	const asked = OUTSIDE_SCOPE_FIELDS.filter((field) => user[field] !== undefined && diffToJsonPatch(current, comparedAccess(field, user)).length > 0);
 	if (asked.length === 0) return undefined;
 	return (
 		`Left alone: ${asked.join(', ')}. This user has no ${settings.scopeTagKey}: ${settings.scopeTagValue} tag, ` +
-		'so the sync never changes their access (sign-in, expiry, start, admin rights, devices).'
+		'so the sync never changes their access (sign-in, expiry, start, admin rights, devices) or their tags, ' +
+		'which decide who a sync manages (a roster cannot bring them under the sync: give them the tag with User → Update).'
 	);
 }
 
-function comparedAccess(field: (typeof ACCESS_FIELDS)[number], user: UserWrite): Partial<UserWrite> {
+function comparedAccess(field: (typeof OUTSIDE_SCOPE_FIELDS)[number], user: UserWrite): Partial<UserWrite> {
 	const value = user[field];
 	return { [field]: isUnset(value) && field in USER_UNSET_READS_AS ? USER_UNSET_READS_AS[field] : value };
 }
@@ -184,8 +206,8 @@ function desiredUser(user: UserWrite, current: User | undefined, settings: SyncS
 	const managed = current === undefined || isManaged(current, settings);
 	const desired: UserWrite = { ...user };
 	if (!managed) {
-		// Access of users outside the scope (admins, hand-made users) is never the sync's to change.
-		for (const field of ACCESS_FIELDS) delete desired[field];
+		// Access and tags of users outside the scope (admins, hand-made users) are never the sync's to change.
+		for (const field of OUTSIDE_SCOPE_FIELDS) delete desired[field];
 	}
 	if (managed && (current === undefined || user.tags !== undefined)) {
 		desired.tags = { ...(user.tags ?? {}), [settings.scopeTagKey]: settings.scopeTagValue };

@@ -51,16 +51,32 @@ export function listedCountry(country: string, countries: Readonly<Record<string
 /** Languages an HR export may name countries in; a name in one of them is suggested, never taken. */
 const SUGGESTION_LANGUAGES = ['de', 'fr', 'es', 'it', 'pt', 'nl', 'pl', 'sv', 'da', 'nb', 'fi', 'cs', 'tr'];
 
+/**
+ * Each listed country's names in those languages, built once per list: looked up name by name,
+ * a roster whose country column was read wrong cost some 10 ms a row (10,000 rows: 100 s of Preview).
+ */
+const otherLanguageNames = new WeakMap<object, Map<string, string>>();
+
+function namesInOtherLanguages(countries: Readonly<Record<string, string>>): Map<string, string> {
+	let byName = otherLanguageNames.get(countries);
+	if (byName === undefined) {
+		byName = new Map();
+		for (const language of SUGGESTION_LANGUAGES) {
+			const names = new Intl.DisplayNames([language], { type: 'region' });
+			for (const code of Object.keys(countries)) {
+				const name = /^[A-Z]{2}$/.test(code) ? names.of(code)?.normalize('NFC').toLowerCase() : undefined;
+				// The first language that names it wins, as the search in language order did.
+				if (name !== undefined && !byName.has(name)) byName.set(name, code);
+			}
+		}
+		otherLanguageNames.set(countries, byName);
+	}
+	return byName;
+}
+
 /** The listed code whose name in another language is `country` ("Deutschland": DE), if any. */
 export function countryInOtherLanguage(country: string, countries: Readonly<Record<string, string>>): string | undefined {
-	const wanted = country.normalize('NFC').trim().toLowerCase();
-	for (const language of SUGGESTION_LANGUAGES) {
-		const names = new Intl.DisplayNames([language], { type: 'region' });
-		for (const code of Object.keys(countries)) {
-			if (/^[A-Z]{2}$/.test(code) && names.of(code)?.normalize('NFC').toLowerCase() === wanted) return code;
-		}
-	}
-	return undefined;
+	return namesInOtherLanguages(countries).get(country.normalize('NFC').trim().toLowerCase());
 }
 
 /** The time zone as the service lists it, whatever its case; undefined when the list does not know it. */

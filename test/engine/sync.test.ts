@@ -273,13 +273,17 @@ describe('user sync (HR roster: joiners, movers, leavers)', () => {
 		expect(jsonOf(preview.items).map((item) => [item.action, item.mode])).toEqual(rows.map(() => ['created', 'preview']));
 		expect(userWrites()).toHaveLength(0);
 
-		const apply = await ctx.engine.runNode(node('Sync users (apply)').parameters, { items: rows, typeVersion: 2 });
+		// Apply is given the Preview's planId, as its expression reads it from that node's output.
+		const applyParameters = node('Sync users (apply)').parameters;
+		expect(applyParameters.options.approvedPlan).toBe("={{ $('Sync users (preview)').first().json.planId }}");
+		const approved = { ...applyParameters, options: { ...applyParameters.options, approvedPlan: jsonOf(preview.items)[0].planId } };
+		const apply = await ctx.engine.runNode(approved, { items: rows, typeVersion: 2 });
 		expect(apply.error).toBeUndefined();
 		expect(jsonOf(apply.items).map((item) => item.action)).toEqual(rows.map(() => 'created'));
 		expect(userWrites().map((write) => (write.body as UserBody).tags)).toEqual(rows.map((row) => ({ department: row.department, managedBy: 'n8n-hr-sync' })));
 
 		ctx.sandbox.resetStats();
-		const again = await ctx.engine.runNode(node('Sync users (apply)').parameters, { items: rows, typeVersion: 2 });
+		const again = await ctx.engine.runNode({ ...applyParameters, options: {} }, { items: rows, typeVersion: 2 });
 		expect(jsonOf(again.items).map((item) => item.action)).toEqual(rows.map(() => 'unchanged'));
 		expect(userWrites()).toHaveLength(0);
 	});

@@ -77,10 +77,14 @@ describe(`user sync property: what Preview accepts, Apply writes without refusal
 			}
 
 			ctx.sandbox.resetStats();
-			const apply = await ctx.engine.runNode({ ...parameters, mode: 'apply' }, { items: roster as never[] });
+			// Held to the plan Preview showed (as an approval step would): same planId, same changes, one write per change.
+			const apply = await ctx.engine.runNode({ ...parameters, mode: 'apply', options: { approvedPlan: String(plan[0]?.planId ?? '') } }, { items: roster as never[] });
 			const refusals = ctx.sandbox.requestLog.filter((entry) => entry.status >= 400).map((entry) => `${entry.method} ${entry.path} → ${entry.status}`);
 			expect({ label, error: apply.error?.message, refusals }).toEqual({ label, error: undefined, refusals: [] });
-			expect({ label, actions: jsonOf(apply.items).map((item) => item.action) }).toEqual({ label, actions: plan.map((item) => item.action) });
+			const planned = (items: typeof plan) => items.map((item) => [item.action, item.email, item.changes, item.planId]);
+			expect({ label, plan: planned(jsonOf(apply.items)) }).toEqual({ label, plan: planned(plan) });
+			const writes = ctx.sandbox.requestLog.filter((entry) => entry.method !== 'GET').length;
+			expect({ label, writes }).toEqual({ label, writes: plan.filter((item) => item.action !== 'unchanged').length });
 
 			ctx.sandbox.resetStats();
 			const again = await ctx.engine.runNode({ ...parameters, mode: 'apply' }, { items: roster as never[] });

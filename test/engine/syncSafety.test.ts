@@ -196,6 +196,45 @@ describe('user sync with rosters as HR exports them', () => {
 			expect(userWrites()).toHaveLength(0);
 		});
 
+		it('Apply given the approved planId does exactly that plan: a change to the account since Preview is refused, writing nothing', async () => {
+			const scopeValue = newScope();
+			const people = managedUsers(scopeValue, 20);
+			const roster = people.slice(0, 19).map(rowOf) as never[];
+			const previewed = jsonOf((await ctx.engine.runNode(sync(scopeValue, { mode: 'preview' }), { items: roster })).items);
+			expect(previewed.filter((item) => item.action === 'disabled').map((item) => item.email)).toEqual([people[19].email]);
+			const planId = previewed[0].planId as string;
+			expect(previewed.every((item) => item.planId === planId)).toBe(true);
+
+			// While the plan waits for approval, someone adds a user in the scope who is not on the roster.
+			const lateHire = managedUsers(`${scopeValue}-late`, 1, { tags: { managedBy: scopeValue } })[0];
+			const approved = sync(scopeValue, { options: { approvedPlan: planId } });
+			const refused = await ctx.engine.runNode(approved, { items: roster });
+			expect(refused.error?.message).toBe(
+				`This is not the plan that was approved (approved plan ${planId}, plan now ${jsonOf((await ctx.engine.runNode(sync(scopeValue, { mode: 'preview' }), { items: roster })).items)[0].planId}): ` +
+					'the account or the roster changed since Preview. Nothing was written.',
+			);
+			expect(userWrites()).toHaveLength(0);
+			expect(stored(lateHire).disabled).toBe(false);
+
+			// The plan as approved, once the account is back as it was, is what runs.
+			ctx.sandbox.store.deleteUser(lateHire.id);
+			const applied = await ctx.engine.runNode(approved, { items: roster });
+			expect(applied.error).toBeUndefined();
+			expect(jsonOf(applied.items).map((item) => [item.action, item.email, item.planId])).toEqual(previewed.map((item) => [item.action, item.email, planId]));
+			expect(userWrites().map((write) => write.id)).toEqual([people[19].id]);
+		});
+
+		it('as an AI tool with Continue On Fail, a refused roster is still one capped answer', async () => {
+			const scopeValue = newScope();
+			const people = managedUsers(scopeValue, 60);
+			const tool = await ctx.engine.runNode(sync(scopeValue), { items: people.slice(0, 40).map(rowOf) as never[], type: TOOL_TYPE, typeVersion: 2, continueOnFail: true });
+			const answer = jsonOf(tool.items);
+			expect(answer).toHaveLength(TOOL_MAX_RESULTS + 1);
+			expect(answer[0].error).toContain('Too many leavers: 20 of the 60 managed users');
+			expect(answer.at(-1)).toEqual({ note: expect.stringContaining(`Showing ${TOOL_MAX_RESULTS} of 40 results`) });
+			expect(userWrites()).toHaveLength(0);
+		});
+
 		it('Preview says what will happen, Apply what did', async () => {
 			const scopeValue = newScope();
 			const people = managedUsers(scopeValue, 12);
@@ -232,6 +271,31 @@ describe('user sync with rosters as HR exports them', () => {
 			expect(stored(expired).expires).toBe('2021-01-01T00:00:00.000Z');
 		});
 
+		it("a roster's Tags never bring a user outside the scope under the sync: an admin, a user locked by hand and another sync's user keep access and tags, run after run", async () => {
+			const scopeValue = newScope();
+			const people = managedUsers(scopeValue, 10);
+			const admin = ctx.sandbox.store.createUser({ name: 'Admin', email: `admin.${scopeValue}@hr.example`, country: 'US', timeZone: 'America/New_York', tags: { role: 'admin' }, privileges: ['read', 'write', 'execute'] });
+			const locked = ctx.sandbox.store.createUser({ name: 'Locked', email: `locked.${scopeValue}@hr.example`, country: 'DE', timeZone: 'Europe/Berlin', disabled: true, disabledMessage: 'Security incident' });
+			const otherSync = ctx.sandbox.store.createUser({ name: 'Other', email: `other.${scopeValue}@hr.example`, country: 'DE', timeZone: 'Europe/Berlin', tags: { managedBy: 'other-sync' } });
+			const outside = [admin, locked, otherSync];
+			// A Tags column mapped for every row, carrying the scope tag: the roster tries to adopt them.
+			const roster = [...people, ...outside].map((user) => ({ ...rowOf(user), scope: scopeValue }));
+			const parameters = sync(scopeValue, { additionalFields: { tags: { entries: [{ key: 'managedBy', value: '={{ $json.scope }}' }] } } });
+
+			const previewed = jsonOf((await ctx.engine.runNode({ ...parameters, mode: 'preview' }, { items: roster as never[] })).items);
+			expect(previewed.slice(10).map((item) => [item.action, item.changes])).toEqual(outside.map(() => ['unchanged', {}]));
+			for (const item of previewed.slice(10)) expect(item.note).toMatch(/^Left alone: tags\..*a roster cannot bring them under the sync/);
+			const first = await ctx.engine.runNode(parameters, { items: roster as never[] });
+			expect(first.error).toBeUndefined();
+			expect(userWrites()).toHaveLength(0);
+
+			// The next run, with the admin gone from the roster: nobody outside the scope is disabled or enabled.
+			const second = await ctx.engine.runNode(parameters, { items: roster.filter((row) => row.email !== admin.email) as never[] });
+			expect(second.error).toBeUndefined();
+			expect(userWrites()).toHaveLength(0);
+			expect(outside.map((user) => stored(user))).toEqual(outside);
+		});
+
 		it('counts lock-outs by an expiry in the past toward the leavers guard', async () => {
 			const scopeValue = newScope();
 			const people = managedUsers(scopeValue, 10);
@@ -254,6 +318,26 @@ describe('user sync with rosters as HR exports them', () => {
 			expect(error?.message).toContain('Invalid "Name" in item 0: Name is empty; Invalid "Name" in item 1');
 			expect(error?.description).toContain('Exclude Byte Order Mark (BOM)');
 			expect(userWrites()).toHaveLength(0);
+		});
+
+		it('a re-hired person whose old contract expired: Preview says they will be enabled but still cannot sign in, and why', async () => {
+			const scopeValue = newScope();
+			const people = managedUsers(scopeValue, 5);
+			const expiredOn = '2024-01-01T00:00:00.000Z';
+			ctx.sandbox.store.replaceUser(people[0].id, { ...rowOf(people[0]), tags: { managedBy: scopeValue }, disabled: true, disabledMessage: 'Left.', expires: expiredOn });
+			ctx.sandbox.store.replaceUser(people[1].id, { ...rowOf(people[1]), tags: { managedBy: scopeValue }, disabled: true, disabledMessage: 'Left.' });
+			const previewed = jsonOf((await ctx.engine.runNode(sync(scopeValue, { mode: 'preview' }), { items: people.map(rowOf) as never[] })).items);
+			expect(previewed.slice(0, 2).map((item) => [item.summary, item.note])).toEqual([
+				[`will enable ${people[0].email}`, `Still cannot sign in after this: their access expired on ${expiredOn}. Map Expires in the roster (blank clears it) or change it with User → Update.`],
+				[`will enable ${people[1].email}`, undefined],
+			]);
+
+			// With Expires mapped and blank for the re-hire, the same run gives access back.
+			const parameters = sync(scopeValue, { additionalFields: { expires: '={{ $json.contractEnd }}' } });
+			const applied = jsonOf((await ctx.engine.runNode(parameters, { items: people.map((user) => ({ ...rowOf(user), contractEnd: '' })) as never[] })).items);
+			expect(applied[0]).toMatchObject({ action: 'enabled', changes: { expires: { from: expiredOn, to: null } } });
+			expect(applied[0].note).toBeUndefined();
+			expect(stored(people[0])).toMatchObject({ disabled: false, expires: null });
 		});
 
 		it('Excel dates and booleans: a day number is refused, TRUE/FALSE are read, trailing spaces and a re-hire and a name change apply', async () => {

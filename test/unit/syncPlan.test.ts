@@ -98,6 +98,19 @@ describe('planning an HR sync', () => {
 		expect(plan.steps[1].action).toBe('unchanged');
 	});
 
+	it('notes a returner that an old expiry or a start still to come keeps out, and nobody else', () => {
+		const now = Date.UTC(2026, 5, 1);
+		const expired = managed(1, { disabled: true, disabledMessage: 'Gone.', expires: '2025-12-31T00:00:00.000Z' });
+		const notStarted = managed(2, { disabled: true, disabledMessage: 'Gone.', from: '2027-01-01T00:00:00.000Z' });
+		const back = managed(3, { disabled: true, disabledMessage: 'Gone.', expires: '2027-01-01T00:00:00.000Z' });
+		const plan = planSync([expired, notStarted, back], rosterOf([expired, notStarted, back]), settings, undefined, now);
+		expect(plan.steps.map((step) => [step.action, 'note' in step ? step.note : undefined])).toEqual([
+			['enabled', 'Still cannot sign in after this: their access expired on 2025-12-31T00:00:00.000Z. Map Expires in the roster (blank clears it) or change it with User → Update.'],
+			['enabled', 'Still cannot sign in after this: their access starts on 2027-01-01T00:00:00.000Z. Map From in the roster (blank clears it) or change it with User → Update.'],
+			['enabled', undefined],
+		]);
+	});
+
 	it('leaves users outside the scope out of the leavers, and never enables one disabled by hand', () => {
 		const admin = managed(90, { tags: { role: 'admin' } });
 		const otherScope = managed(91, { tags: { managedBy: 'other-sync' } });
@@ -121,10 +134,14 @@ describe('planning an HR sync', () => {
 		]);
 	});
 
-	it('a roster entry can take a user into the scope by giving the scope tag itself', () => {
+	it('a roster entry never takes a user into the scope, nor out of another: the tags of a user outside it are left alone', () => {
 		const handMade = managed(5, { tags: { team: 'x' } });
-		const plan = planSync([handMade], [entry(0, { ...rowOf(handMade), tags: { team: 'x', ...SCOPE } })], settings);
-		expect(plan.steps[0]).toMatchObject({ action: 'updated', patch: [{ op: 'replace', path: '/tags', value: { team: 'x', ...SCOPE } }] });
+		const otherSync = managed(6, { tags: { managedBy: 'other-sync' } });
+		const plan = planSync([handMade, otherSync], [entry(0, { ...rowOf(handMade), tags: { team: 'x', ...SCOPE } }), entry(1, { ...rowOf(otherSync), tags: { team: 'y' } })], settings);
+		expect(plan.steps).toEqual([
+			expect.objectContaining({ action: 'unchanged', note: expect.stringMatching(/^Left alone: tags\. This user has no managedBy: n8n-hr-sync tag/) }),
+			expect.objectContaining({ action: 'unchanged', note: expect.stringMatching(/^Left alone: tags\./) }),
+		]);
 	});
 
 	it('disables, deletes or ignores the managed users absent from the roster', () => {

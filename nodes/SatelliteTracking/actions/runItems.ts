@@ -63,11 +63,15 @@ export async function runOperation(
 		tasks = 'planTasks' in operation ? await operation.planTasks.call(context, api) : await itemTasks(context, api, operation);
 	} catch (error) {
 		// Without the shared lookup no item can run; each still gets its one output item.
-		return failEveryItem(context, error);
+		const failed = failEveryItem(context, error);
+		return 'planTasks' in operation ? wholeAnswer(context, failed) : failed;
 	}
 	if (!('planTasks' in operation)) return await runTasks(context, tasks, concurrency);
-	const items = await runTasks(context, tasks, concurrency, operation.explainStop);
-	// A whole-input operation's items are one answer; as a tool, capped as every list is.
+	return wholeAnswer(context, await runTasks(context, tasks, concurrency, operation.explainStop));
+}
+
+/** A whole-input operation's items, its failure's too, are one answer; as a tool, capped as every list is. */
+function wholeAnswer(context: IExecuteFunctions, items: INodeExecutionData[]): INodeExecutionData[] {
 	return isToolRun(context) ? toolItems(items) : items;
 }
 

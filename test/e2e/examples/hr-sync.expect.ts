@@ -60,6 +60,8 @@ const expectation: ExampleExpectation = {
 			const shown = JSON.stringify(item.json);
 			ensure(item.json.action === 'created' && item.json.mode === 'apply', `${APPLY_NODE} item ${i}: expected "created", got ${shown}`);
 			ensure(typeof item.json.userId === 'string' && item.json.userId !== '', `${APPLY_NODE} item ${i}: no userId in ${shown}`);
+			// Given the Preview's planId (Options → Approved Plan), Apply ran exactly that plan.
+			ensure(item.json.planId === plan[0].json.planId, `${APPLY_NODE} item ${i}: planId ${String(item.json.planId)}, the approved plan is ${String(plan[0].json.planId)}`);
 		}
 
 		const writes = ((await ctx.sandboxJson('/__sandbox/writes')) as Write[]).filter((w) => w.resource === 'user');

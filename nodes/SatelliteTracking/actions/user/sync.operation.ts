@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 import { NodeOperationError, type IExecuteFunctions, type INodeProperties, type NodeApiError } from 'n8n-workflow';
 
 import { checked } from '../../../shared/parameters';
@@ -114,6 +116,15 @@ export const properties: INodeProperties[] = [
 				default: DEFAULT_DISABLED_MESSAGE,
 				description: 'What a disabled leaver sees on signing in',
 			},
+			{
+				displayName: 'Approved Plan',
+				name: 'approvedPlan',
+				type: 'string',
+				default: '',
+				placeholder: "e.g. {{ $('Sync users (preview)').first().json.planId }}",
+				description:
+					"The planId of the Preview someone approved. Apply then refuses, writing nothing, when what it would do differs from that plan (the account or the roster changed in between). Empty: Apply runs the plan as it finds it.",
+			},
 		],
 	},
 ];
@@ -123,9 +134,10 @@ function oneOf<T extends string>(values: readonly T[]) {
 		values.includes(value as T) ? { ok: true, value: value as T } : { ok: false, problem: `must be one of ${values.join(', ')}` };
 }
 
-function readSettings(context: IExecuteFunctions): SyncSettings & { mode: SyncMode } {
+function readSettings(context: IExecuteFunctions): SyncSettings & { mode: SyncMode; approvedPlan?: string } {
 	const parameter = (name: string, fallback: unknown) => context.getNodeParameter(name, 0, fallback);
-	const options = parameter('options', {}) as { disabledMessage?: unknown };
+	const options = parameter('options', {}) as { disabledMessage?: unknown; approvedPlan?: unknown };
+	const approvedPlan = String(options.approvedPlan ?? '').trim();
 	return {
 		mode: checked(context, 0, 'Mode', oneOf(SYNC_MODES)(parameter('mode', 'preview'))),
 		leavers: checked(context, 0, 'Leavers', oneOf(LEAVER_ACTIONS)(parameter('leavers', 'disable'))),
@@ -134,6 +146,7 @@ function readSettings(context: IExecuteFunctions): SyncSettings & { mode: SyncMo
 		maxLeaversPercent: checked(context, 0, 'Max Leavers Percent', toNumberInRange(parameter('maxLeaversPercent', 10), 0, 100)),
 		maxLeavers: checked(context, 0, 'Max Leavers', toCount(parameter('maxLeavers', 0))),
 		disabledMessage: checked(context, 0, 'Disabled Message', toNonEmptyText(options.disabledMessage ?? DEFAULT_DISABLED_MESSAGE)),
+		approvedPlan: approvedPlan === '' ? undefined : approvedPlan,
 	};
 }
 
@@ -261,13 +274,31 @@ export async function planTasks(this: IExecuteFunctions, api: TrackingApiClient)
 	const users = await api.request('listUsers');
 	const { plan, problems: listProblems } = await checkedPlan(api, users, roster, settings, Date.now());
 	if (problems.length + listProblems.length > 0) throw rosterError(this, [...problems, ...listProblems]);
+	const planId = planFingerprint(plan);
+	if (settings.mode === 'apply' && settings.approvedPlan !== undefined && settings.approvedPlan !== planId) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`This is not the plan that was approved (approved plan ${settings.approvedPlan}, plan now ${planId}): the account or the roster changed since Preview. Nothing was written.`,
+			{ description: 'Run Preview again and have its plan approved, then Apply with its planId as Approved Plan.' },
+		);
+	}
 	if (settings.mode === 'apply' && plan.refusal) throw new NodeOperationError(this.getNode(), `${plan.refusal} Nothing was written.`);
 	showSummary(this, plan, settings.mode);
 	return plan.steps.map((step) => ({
 		itemIndex: 'itemIndex' in step ? step.itemIndex : undefined,
 		errorFields: { action: step.action, userId: 'userId' in step ? step.userId : null, email: step.email },
-		run: settings.mode === 'apply' ? async () => await apply(api, step) : async () => planItem(step, null, 'preview', plan.refusal),
+		run: settings.mode === 'apply' ? async () => await apply(api, step, planId) : async () => planItem(step, null, 'preview', planId, plan.refusal),
 	}));
+}
+
+/**
+ * One id for everything a plan does (each step's action, user and field changes, from and to), so
+ * that Apply can tell whether it is about to do exactly what was approved in Preview. A digest no
+ * roster can be written to match (names and e-mails are free text), 128 bits of SHA-256.
+ */
+function planFingerprint(plan: SyncPlan): string {
+	const steps = JSON.stringify(plan.steps.map((step) => [step.action, 'userId' in step ? step.userId : null, step.email, step.changes]));
+	return createHash('sha256').update(steps).digest('hex').slice(0, 32);
 }
 
 /**
@@ -288,23 +319,23 @@ export function explainStop(error: NodeApiError | NodeOperationError, finished: 
 	error.description = error.description ? `${error.description}\n\n${account}` : account;
 }
 
-async function apply(api: TrackingApiClient, step: SyncStep) {
+async function apply(api: TrackingApiClient, step: SyncStep, planId: string) {
 	const itemIndex = 'itemIndex' in step ? step.itemIndex : undefined;
 	switch (step.action) {
 		case 'created': {
 			const created = await api.request('createUser', { body: step.user, itemIndex });
-			return planItem(step, created.id, 'apply');
+			return planItem(step, created.id, 'apply', planId);
 		}
 		case 'updated':
 		case 'enabled':
 		case 'disabled':
 			await api.request('updateUser', { params: { userId: step.userId }, body: step.patch, itemIndex });
-			return planItem(step, step.userId, 'apply');
+			return planItem(step, step.userId, 'apply', planId);
 		case 'deleted':
 			await api.request('deleteUser', { params: { userId: step.userId }, itemIndex });
-			return planItem(step, step.userId, 'apply');
+			return planItem(step, step.userId, 'apply', planId);
 		case 'unchanged':
-			return planItem(step, step.userId, 'apply');
+			return planItem(step, step.userId, 'apply', planId);
 	}
 }
 
@@ -318,9 +349,9 @@ const PLANNED: Record<SyncStep['action'], string> = {
 	unchanged: 'will leave unchanged',
 };
 
-function planItem(step: SyncStep, userId: string | null, mode: SyncMode, refusal?: string) {
+function planItem(step: SyncStep, userId: string | null, mode: SyncMode, planId: string, refusal?: string) {
 	const summary = `${mode === 'preview' ? PLANNED[step.action] : step.action} ${step.email}`;
-	const item = { action: step.action, userId: 'userId' in step ? step.userId : userId, email: step.email, changes: step.changes, mode, summary };
+	const item = { action: step.action, userId: 'userId' in step ? step.userId : userId, email: step.email, changes: step.changes, mode, summary, planId };
 	const noted = 'note' in step && step.note !== undefined ? { ...item, note: step.note } : item;
 	return refusal === undefined ? noted : { ...noted, refusal: `Apply would refuse this plan. ${refusal}` };
 }

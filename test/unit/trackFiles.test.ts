@@ -65,6 +65,17 @@ describe('Export Track files (issue 48)', () => {
 		expect(count(joined, /<trkseg>/g)).toBe(2);
 	});
 
+	it('writes a trip of 150,000 fixes (a month at one every 15 s) as GPX and KML, as one track or its own', () => {
+		// Passed as arguments one by one, that many lines overflowed the call stack (RangeError).
+		const start = Date.parse('2026-11-01T00:00:00Z');
+		const points = Array.from({ length: 150_000 }, (_, index) => ({ time: new Date(start + index * 15_000).toISOString(), latitude: 52.5 + index * 1e-6, longitude: 13.4, speed: 40 }));
+		const long = { ...track, stops: [], trips: [{ ...track.trips[0], points }] };
+		for (const splitTrips of [true, false]) {
+			expect(count(writeGpx({ ...long, splitTrips }), /<trkpt /g)).toBe(points.length);
+			expect(count(writeKml({ ...long, splitTrips }), /<gx:coord>/g)).toBe(points.length);
+		}
+	});
+
 	it('writes KML 2.2 with gx:Track (times, longitude first) or a gx:MultiTrack; stops with a TimeSpan', () => {
 		const kml = writeKml(track);
 		expect(count(kml, /<gx:Track>/g)).toBe(2);

@@ -22,9 +22,9 @@ export function writeGpx(track: ExportedTrack): string {
 		);
 	}
 	if (track.splitTrips) {
-		for (const trip of track.trips) lines.push(`<trk>${element('name', `${track.deviceName}: ${tripLabel(trip)}`)}${tripDescription(trip)}`, ...segment(trip), '</trk>');
+		for (const trip of track.trips) lines.push(`<trk>${element('name', `${track.deviceName}: ${tripLabel(trip)}`)}${tripDescription(trip)}`, segment(trip), '</trk>');
 	} else if (track.trips.length > 0) {
-		lines.push(`<trk>${element('name', track.deviceName)}`, ...track.trips.flatMap(segment), '</trk>');
+		lines.push(`<trk>${element('name', track.deviceName)}`, ...track.trips.map(segment), '</trk>');
 	}
 	lines.push('</gpx>', '');
 	return lines.join('\n');
@@ -33,7 +33,11 @@ export function writeGpx(track: ExportedTrack): string {
 const tripDescription = ({ summary }: ExportedTrip) =>
 	element('desc', `${summary.start.dateTime} to ${summary.end.dateTime}, ${summary.distanceKm} km, ${summary.durationMinutes} min`);
 
-const segment = (trip: ExportedTrip) => ['<trkseg>', ...trip.points.map(trackPoint), '</trkseg>'];
+/**
+ * A trip's lines as one text: spread into push() as arguments, a long trip's points overflowed
+ * the call stack (a RangeError from about 120,000 of them).
+ */
+const segment = (trip: ExportedTrip) => ['<trkseg>', ...trip.points.map(trackPoint), '</trkseg>'].join('\n');
 
 function trackPoint(point: ExportedPoint): string {
 	const readings =

@@ -1,3 +1,5 @@
+import { getIssues } from '@placemarkio/check-geojson';
+
 import { csvField, writeCsv } from '../../nodes/shared/trackFiles/csv';
 import { exportedTrack, isEmpty, type ExportedTrack } from '../../nodes/shared/trackFiles/exportedTrack';
 import { trackFileName } from '../../nodes/shared/trackFiles/formats';
@@ -20,6 +22,9 @@ function exported(fixes: Location[], options = { splitTrips: true, includeStops:
 }
 
 const count = (text: string, pattern: RegExp) => (text.match(pattern) ?? []).length;
+const position = (point: { latitude: number; longitude: number }) => [point.longitude, point.latitude];
+/** Each pair of consecutive positions of each line. */
+const lineSteps = (lines: number[][][]) => lines.flatMap((line) => line.slice(1).map((point, index) => [line[index], point]));
 
 describe('Export Track files (issue 48)', () => {
 	const fixes = fixesOf(ROUND, '2026-11-27T07:00:00Z');
@@ -100,6 +105,41 @@ describe('Export Track files (issue 48)', () => {
 		const joined = JSON.parse(writeGeoJson({ ...track, splitTrips: false }));
 		expect(joined.features[0].geometry.type).toBe('MultiLineString');
 		expect(joined.features[0].geometry.coordinates).toHaveLength(2);
+	});
+
+	it.each([
+		['east', 179.955, 0.01],
+		['west', -179.955, -0.01],
+	])('cuts a trip crossing the antimeridian going %s there in GeoJSON, each line ending on it (RFC 7946 3.1.9)', (_, startLongitude, step) => {
+		// Fiji: parked, 20 minutes driving across 180 degrees, parked.
+		const crossing = Array.from({ length: 40 }, (_, minute): Location => {
+			const driven = Math.min(Math.max(minute - 10, 0), 20);
+			const longitude = startLongitude + driven * step;
+			return {
+				dateTime: new Date(Date.parse('2026-11-27T07:00:00Z') + minute * 60_000).toISOString(),
+				latitude: Math.round((-17.7 + driven * 0.001) * 1e6) / 1e6,
+				longitude: Math.round((longitude > 180 ? longitude - 360 : longitude < -180 ? longitude + 360 : longitude) * 1e6) / 1e6,
+				speed: minute >= 10 && minute < 30 ? 60 : 0,
+			};
+		});
+		const crossed = exported(crossing);
+		expect(crossed.trips).toHaveLength(1);
+		const fixes = crossed.trips[0].points.map(position);
+		for (const splitTrips of [true, false]) {
+			const text = writeGeoJson({ ...crossed, splitTrips });
+			expect(getIssues(text)).toEqual([]);
+			const [trip] = JSON.parse(text).features;
+			expect(trip.geometry.type).toBe('MultiLineString');
+			const lines: number[][][] = trip.geometry.coordinates;
+			expect(lines).toHaveLength(2);
+			for (const [from, to] of lineSteps(lines)) expect(Math.abs(to[0] - from[0])).toBeLessThanOrEqual(180);
+			const [[end], [start]] = [lines[0].slice(-1), lines[1]];
+			expect([Math.abs(end[0]), Math.abs(start[0]), end[0] + start[0]]).toEqual([180, 180, 0]);
+			expect(end[1]).toBe(start[1]);
+			expect(end[1]).toBeGreaterThan(-17.7);
+			expect(lines.flat().filter(([longitude]) => Math.abs(longitude) !== 180)).toEqual(fixes);
+			expect(trip.properties.coordTimes.map((times: string[]) => times.length)).toEqual(lines.map((line) => line.length));
+		}
 	});
 
 	it('writes CSV: a header, a row per trip fix and per stop, in time order', () => {

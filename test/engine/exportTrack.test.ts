@@ -26,6 +26,7 @@ describe('Location → Export Track through n8n (issue 48)', () => {
 		add('export-once', 'Once Van', fixesOf([{ kind: 'park', minutes: 1 }], `${DAY}T09:00:00Z`));
 		// Europe/Berlin's clocks go back at 01:00 UTC on 25 October 2026: the round drives through it.
 		add('export-dst', 'DST Van', fixesOf(ROUND, '2026-10-25T00:30:00Z'));
+		add('export-unnamed', ' ', fixesOf(ROUND, `${DAY}T07:00:00Z`));
 	});
 	beforeEach(() => ctx.sandbox.resetStats());
 
@@ -94,6 +95,15 @@ describe('Location → Export Track through n8n (issue 48)', () => {
 		expect(times.every((time) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(time))).toBe(true);
 		expect([...times].sort()).toEqual(times);
 		expect(times.some((time) => time < '2026-10-25T01:00:00.000Z') && times.some((time) => time > '2026-10-25T01:00:00.000Z')).toBe(true);
+	});
+
+	it('names the tracks of a device without a name by its id, in the file as in the file name', async () => {
+		const { items } = await exportTrack({ deviceId: byId('export-unnamed'), format: 'gpx' });
+		const gpx = fileOf(items[0]);
+		expect(items[0].json).toMatchObject({ deviceName: ' ', fileName: `export-unnamed_${DAY}.gpx` });
+		expect(gpx).toContain('<metadata><name>export-unnamed</name></metadata>');
+		expect(gpx).toContain('<trk><name>export-unnamed: Trip 1</name>');
+		expect(fileOf((await exportTrack({ deviceId: byId('export-unnamed'), format: 'kml' })).items[0])).toContain('<Document><name>export-unnamed</name>');
 	});
 
 	it('names the item and field of a bad Format or binary field; with Continue On Fail one error item per input', async () => {

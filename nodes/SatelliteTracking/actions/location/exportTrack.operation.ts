@@ -86,7 +86,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, api: T
 	});
 	return await Promise.all(
 		tracks.map(async ({ deviceId, deviceName, result: { track, courseOf } }) => {
-			const device = { deviceId, deviceName: deviceName ?? deviceId };
+			// A device without a name (none, or blanks) is called by its id in the file, as in the file's name.
+			const device = { deviceId, deviceName: deviceName?.trim() ? deviceName : deviceId };
 			const exported = exportedTrack(track, device, fileOptions, courseOf);
 			const summary = { deviceId, deviceName, from: range.from, to: range.to, fixes: track.points.length, trips: exported.trips.length, stops: exported.stops.length };
 			if (isEmpty(exported)) {

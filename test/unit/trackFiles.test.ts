@@ -81,6 +81,15 @@ describe('Export Track files (issue 48)', () => {
 		}
 	});
 
+	it('writes a fix on the antimeridian as longitude -180 in GPX, whose longitudes run from -180 to below 180', () => {
+		// Taveuni's road crosses 180 degrees: a fix there may read exactly 180.
+		const onTheLine = exported(fixes.map((fix) => ({ ...fix, longitude: 180 })));
+		const gpx = writeGpx(onTheLine);
+		const longitudes = [...gpx.matchAll(/ lon="([^"]+)"/g)].map((match) => Number(match[1]));
+		expect(longitudes).toHaveLength(count(gpx, /<trkpt /g) + count(gpx, /<wpt /g));
+		expect(longitudes.every((longitude) => longitude === -180)).toBe(true);
+	});
+
 	it('writes KML 2.2 with gx:Track (times, longitude first) or a gx:MultiTrack; stops with a TimeSpan', () => {
 		const kml = writeKml(track);
 		expect(count(kml, /<gx:Track>/g)).toBe(2);

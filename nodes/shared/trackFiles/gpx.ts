@@ -8,6 +8,9 @@ import { stopDescription, stopLabel, tripLabel } from './exportedTrack';
 import { element, escapeXml } from './xml';
 
 const TPX = 'http://www.garmin.com/xmlschemas/TrackPointExtension/v2';
+
+/** GPX 1.1's longitudeType runs from -180 up to, not including, 180: the antimeridian is written as -180. */
+const gpxLongitude = (longitude: number) => (longitude === 180 ? -180 : longitude);
 const KMH_PER_MS = 3.6;
 
 export function writeGpx(track: ExportedTrack): string {
@@ -18,7 +21,7 @@ export function writeGpx(track: ExportedTrack): string {
 	];
 	for (const stop of track.stops) {
 		lines.push(
-			`<wpt lat="${stop.latitude}" lon="${stop.longitude}">${element('time', stop.start)}${element('name', stopLabel(stop))}${element('desc', stopDescription(stop))}<type>stop</type></wpt>`,
+			`<wpt lat="${stop.latitude}" lon="${gpxLongitude(stop.longitude)}">${element('time', stop.start)}${element('name', stopLabel(stop))}${element('desc', stopDescription(stop))}<type>stop</type></wpt>`,
 		);
 	}
 	if (track.splitTrips) {
@@ -44,5 +47,5 @@ function trackPoint(point: ExportedPoint): string {
 		(point.speed === undefined ? '' : `<gpxtpx:speed>${point.speed / KMH_PER_MS}</gpxtpx:speed>`) +
 		(point.course === undefined ? '' : `<gpxtpx:course>${point.course}</gpxtpx:course>`);
 	const extensions = readings ? `<extensions><gpxtpx:TrackPointExtension>${readings}</gpxtpx:TrackPointExtension></extensions>` : '';
-	return `<trkpt lat="${point.latitude}" lon="${point.longitude}"><time>${escapeXml(point.time)}</time>${extensions}</trkpt>`;
+	return `<trkpt lat="${point.latitude}" lon="${gpxLongitude(point.longitude)}"><time>${escapeXml(point.time)}</time>${extensions}</trkpt>`;
 }

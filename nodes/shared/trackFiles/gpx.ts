@@ -1,7 +1,9 @@
 /**
  * GPX 1.1 (topografix.com/GPX/1/1): trips as `trk` (one each, or one `trk` with a `trkseg` each),
  * stops as `wpt`. GPX 1.1 has no speed or course on a point: they go in Garmin's
- * TrackPointExtension v2 (speed in m/s), which Garmin's apps, GDAL and gpsbabel read. Pure.
+ * TrackPointExtension v2 (speed in m/s), which Garmin's apps read. GDAL 3.6 and gpsbabel 1.8
+ * (Debian's) do not: GDAL shows the extension as one field, gpsbabel drops it; both keep every
+ * position and time. Pure.
  */
 import type { ExportedPoint, ExportedTrack, ExportedTrip } from './exportedTrack';
 import { stopDescription, stopLabel, tripLabel } from './exportedTrack';

@@ -29,12 +29,22 @@ const slug = (text: string) =>
 		.replace(/[^a-z0-9]+/g, '-')
 		.replace(/^-+|-+$/g, '');
 
+/** What names a device's file: its name as a file name, or its id when the name has no letter or digit. */
+export const deviceFileStem = (device: { deviceId: string; deviceName: string }) => slug(device.deviceName) || slug(device.deviceId) || 'device';
+
 /**
- * `truck-07_2026-11-27.gpx`: the device's name as a file name (its id when the name has no letter
- * or digit), and the range's day, or its first and last day.
+ * `truck-07_2026-11-27.gpx`: the device's stem (deviceFileStem), and the range's day, or its first
+ * and last day. `withId` adds the device's id to the stem, for devices whose names give the same one.
  */
-export function trackFileName(device: { deviceId: string; deviceName: string }, range: { from: string; to: string }, format: TrackFormatKey): string {
-	const name = slug(device.deviceName) || slug(device.deviceId) || 'device';
+export function trackFileName(
+	device: { deviceId: string; deviceName: string },
+	range: { from: string; to: string },
+	format: TrackFormatKey,
+	withId = false,
+): string {
+	const stem = deviceFileStem(device);
+	const id = slug(device.deviceId);
+	const name = withId && id && id !== stem ? `${stem}-${id}` : stem;
 	const [first, last] = [range.from.slice(0, 10), range.to.slice(0, 10)];
 	return `${name}_${first === last ? first : `${first}_${last}`}.${TRACK_FORMATS[format].extension}`;
 }

@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
 import { getIssues } from '@placemarkio/check-geojson';
 
 import { csvField, writeCsv } from '../../nodes/shared/trackFiles/csv';
@@ -181,5 +185,20 @@ describe('Export Track files (issue 48)', () => {
 		expect(trackFileName({ deviceId: 'd', deviceName: 'Truck 07' }, { from: '2026-11-27T00:00:00Z', to: '2026-11-27T23:59:59Z' }, 'gpx')).toBe('truck-07_2026-11-27.gpx');
 		expect(trackFileName({ deviceId: 'd-9', deviceName: '<&>' }, { from: '2026-11-01', to: '2026-11-30' }, 'geojson')).toBe('d-9_2026-11-01_2026-11-30.geojson');
 		expect(trackFileName({ deviceId: 'd', deviceName: 'Über Van' }, { from: '2026-11-27', to: '2026-11-27' }, 'kml')).toBe('uber-van_2026-11-27.kml');
+	});
+
+	it('keeps the file name of a device with a very long name short enough for a disk to write', () => {
+		const folder = mkdtempSync(join(tmpdir(), 'track-file-name-'));
+		try {
+			const long = { deviceId: 'device-0042', deviceName: `Kühlwagen ${'Frische & Logistik '.repeat(20)}7` };
+			for (const withId of [false, true]) {
+				const name = trackFileName(long, { from: '2026-11-01', to: '2026-11-30' }, 'geojson', withId);
+				expect(name).toMatch(/^kuhlwagen-frische-logistik-[a-z0-9-]*[a-z0-9]_2026-11-01_2026-11-30\.geojson$/);
+				if (withId) expect(name).toContain('-device-0042_');
+				writeFileSync(join(folder, name), 'x');
+			}
+		} finally {
+			rmSync(folder, { recursive: true, force: true });
+		}
 	});
 });

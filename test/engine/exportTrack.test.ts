@@ -26,6 +26,8 @@ describe('Location → Export Track through n8n (issue 48)', () => {
 		add('export-once', 'Once Van', fixesOf([{ kind: 'park', minutes: 1 }], `${DAY}T09:00:00Z`));
 		// Europe/Berlin's clocks go back at 01:00 UTC on 25 October 2026: the round drives through it.
 		add('export-dst', 'DST Van', fixesOf(ROUND, '2026-10-25T00:30:00Z'));
+		add('export-unnamed', ' ', fixesOf(ROUND, `${DAY}T07:00:00Z`));
+		add('export-twin', 'VAN & co', fixesOf(ROUND, `${DAY}T07:00:00Z`));
 	});
 	beforeEach(() => ctx.sandbox.resetStats());
 
@@ -94,6 +96,22 @@ describe('Location → Export Track through n8n (issue 48)', () => {
 		expect(times.every((time) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(time))).toBe(true);
 		expect([...times].sort()).toEqual(times);
 		expect(times.some((time) => time < '2026-10-25T01:00:00.000Z') && times.some((time) => time > '2026-10-25T01:00:00.000Z')).toBe(true);
+	});
+
+	it('names the tracks of a device without a name by its id, in the file as in the file name', async () => {
+		const { items } = await exportTrack({ deviceId: byId('export-unnamed'), format: 'gpx' });
+		const gpx = fileOf(items[0]);
+		expect(items[0].json).toMatchObject({ deviceName: ' ', fileName: `export-unnamed_${DAY}.gpx` });
+		expect(gpx).toContain('<metadata><name>export-unnamed</name></metadata>');
+		expect(gpx).toContain('<trk><name>export-unnamed: Trip 1</name>');
+		expect(fileOf((await exportTrack({ deviceId: byId('export-unnamed'), format: 'kml' })).items[0])).toContain('<Document><name>export-unnamed</name>');
+	});
+
+	it("gives devices whose names make the same file name each a file name of its own, with the device's id", async () => {
+		const twins = { deviceSelection: 'selected', devices: { device: [{ deviceId: byId('export-van') }, { deviceId: byId('export-twin') }, { deviceId: byId('export-dst') }] } };
+		const { items } = await exportTrack({ ...twins, format: 'csv' });
+		expect(items.map((item) => item.binary?.data.fileName)).toEqual([`van-co-export-van_${DAY}.csv`, `van-co-export-twin_${DAY}.csv`, undefined]);
+		expect(items.map((item) => item.json.fileName)).toEqual([`van-co-export-van_${DAY}.csv`, `van-co-export-twin_${DAY}.csv`, null]);
 	});
 
 	it('names the item and field of a bad Format or binary field; with Continue On Fail one error item per input', async () => {

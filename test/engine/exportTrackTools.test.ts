@@ -60,6 +60,18 @@ describe('Export Track files read back by GDAL, gpsbabel, xmllint and check-geoj
 		// Europe/Berlin's clocks go back at 01:00 UTC on 25 October 2026, inside the first trip.
 		store.addDevice({ id: 'tools-dst', name: 'DST Van', expires: null });
 		for (const fix of fixesOf(ROUND, '2026-10-25T00:50:00Z', -33.9, 151.2)) store.addFix('tools-dst', fix);
+		// Fiji: parked, 20 minutes driving east across 180 degrees, parked.
+		store.addDevice({ id: 'tools-fiji', name: 'Taveuni Van', expires: null });
+		for (let minute = 0; minute < 40; minute++) {
+			const driven = Math.min(Math.max(minute - 10, 0), 20);
+			const east = 179.955 + driven * 0.01;
+			store.addFix('tools-fiji', {
+				dateTime: new Date(Date.parse(`${DAY}T07:00:00Z`) + minute * 60_000).toISOString(),
+				latitude: Math.round((-16.8 + driven * 0.001) * 1e6) / 1e6,
+				longitude: Math.round((east > 180 ? east - 360 : east) * 1e6) / 1e6,
+				speed: minute >= 10 && minute < 30 ? 60 : 0,
+			});
+		}
 	}, 900_000);
 	afterAll(() => folder && rmSync(folder, { recursive: true, force: true }));
 
@@ -138,6 +150,26 @@ describe('Export Track files read back by GDAL, gpsbabel, xmllint and check-geoj
 			.flatMap(({ geometry }) => (geometry.type === 'LineString' ? [geometry.coordinates as Position[]] : (geometry.coordinates as Position[][])));
 		expect(lines.map(rounded)).toEqual(trips.map(rounded));
 		expect(features.filter(({ geometry }) => geometry.type === 'Point')).toHaveLength(stopsOf('tools-van').length);
+	});
+
+	it('a trip across the antimeridian: GDAL reads the GeoJSON as lines that never step across it, with every fix; GPX and KML keep one track', async () => {
+		const [trip] = tripsOf('tools-fiji');
+		expect(trip.some(([longitude]) => longitude < 0) && trip.some(([longitude]) => longitude > 0)).toBe(true);
+		const geoJson = await exported('tools-fiji', 'geojson');
+		expect(getIssues(runTool('cat', [geoJson]))).toEqual([]);
+		const [line] = ogrFeatures(geoJson).filter(({ geometry }) => geometry.type !== 'Point');
+		expect(line.geometry.type).toBe('MultiLineString');
+		const lines = line.geometry.coordinates as Position[][];
+		const steps = lines.flatMap((part) => part.slice(1).map((position, index) => Math.abs(position[0] - part[index][0])));
+		expect(Math.max(...steps)).toBeLessThan(180);
+		expect(rounded(lines.flat().filter(([longitude]) => Math.abs(longitude) !== 180))).toEqual(rounded(trip));
+		for (const format of ['gpx', 'kml']) {
+			const file = await exported('tools-fiji', format);
+			const layer = format === 'gpx' ? 'track_points' : undefined;
+			const counts = layerCounts(file);
+			expect(format === 'gpx' ? counts.tracks : counts.Trips).toBe(1);
+			if (layer) expect(rounded(ogrFeatures(file, layer).map((point) => point.geometry.coordinates as Position))).toEqual(rounded(trip));
+		}
 	});
 
 	it('CSV: GDAL reads a point per trip fix and per stop, at the fixes Get Trips used', async () => {

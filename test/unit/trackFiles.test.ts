@@ -1,3 +1,9 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { getIssues } from '@placemarkio/check-geojson';
+
 import { csvField, writeCsv } from '../../nodes/shared/trackFiles/csv';
 import { exportedTrack, isEmpty, type ExportedTrack } from '../../nodes/shared/trackFiles/exportedTrack';
 import { trackFileName } from '../../nodes/shared/trackFiles/formats';
@@ -20,6 +26,9 @@ function exported(fixes: Location[], options = { splitTrips: true, includeStops:
 }
 
 const count = (text: string, pattern: RegExp) => (text.match(pattern) ?? []).length;
+const position = (point: { latitude: number; longitude: number }) => [point.longitude, point.latitude];
+/** Each pair of consecutive positions of each line. */
+const lineSteps = (lines: number[][][]) => lines.flatMap((line) => line.slice(1).map((point, index) => [line[index], point]));
 
 describe('Export Track files (issue 48)', () => {
 	const fixes = fixesOf(ROUND, '2026-11-27T07:00:00Z');
@@ -65,6 +74,26 @@ describe('Export Track files (issue 48)', () => {
 		expect(count(joined, /<trkseg>/g)).toBe(2);
 	});
 
+	it('writes a trip of 150,000 fixes (a month at one every 15 s) as GPX and KML, as one track or its own', () => {
+		// Passed as arguments one by one, that many lines overflowed the call stack (RangeError).
+		const start = Date.parse('2026-11-01T00:00:00Z');
+		const points = Array.from({ length: 150_000 }, (_, index) => ({ time: new Date(start + index * 15_000).toISOString(), latitude: 52.5 + index * 1e-6, longitude: 13.4, speed: 40 }));
+		const long = { ...track, stops: [], trips: [{ ...track.trips[0], points }] };
+		for (const splitTrips of [true, false]) {
+			expect(count(writeGpx({ ...long, splitTrips }), /<trkpt /g)).toBe(points.length);
+			expect(count(writeKml({ ...long, splitTrips }), /<gx:coord>/g)).toBe(points.length);
+		}
+	});
+
+	it('writes a fix on the antimeridian as longitude -180 in GPX, whose longitudes run from -180 to below 180', () => {
+		// Taveuni's road crosses 180 degrees: a fix there may read exactly 180.
+		const onTheLine = exported(fixes.map((fix) => ({ ...fix, longitude: 180 })));
+		const gpx = writeGpx(onTheLine);
+		const longitudes = [...gpx.matchAll(/ lon="([^"]+)"/g)].map((match) => Number(match[1]));
+		expect(longitudes).toHaveLength(count(gpx, /<trkpt /g) + count(gpx, /<wpt /g));
+		expect(longitudes.every((longitude) => longitude === -180)).toBe(true);
+	});
+
 	it('writes KML 2.2 with gx:Track (times, longitude first) or a gx:MultiTrack; stops with a TimeSpan', () => {
 		const kml = writeKml(track);
 		expect(count(kml, /<gx:Track>/g)).toBe(2);
@@ -89,6 +118,41 @@ describe('Export Track files (issue 48)', () => {
 		const joined = JSON.parse(writeGeoJson({ ...track, splitTrips: false }));
 		expect(joined.features[0].geometry.type).toBe('MultiLineString');
 		expect(joined.features[0].geometry.coordinates).toHaveLength(2);
+	});
+
+	it.each([
+		['east', 179.955, 0.01],
+		['west', -179.955, -0.01],
+	])('cuts a trip crossing the antimeridian going %s there in GeoJSON, each line ending on it (RFC 7946 3.1.9)', (_, startLongitude, step) => {
+		// Fiji: parked, 20 minutes driving across 180 degrees, parked.
+		const crossing = Array.from({ length: 40 }, (_, minute): Location => {
+			const driven = Math.min(Math.max(minute - 10, 0), 20);
+			const longitude = startLongitude + driven * step;
+			return {
+				dateTime: new Date(Date.parse('2026-11-27T07:00:00Z') + minute * 60_000).toISOString(),
+				latitude: Math.round((-17.7 + driven * 0.001) * 1e6) / 1e6,
+				longitude: Math.round((longitude > 180 ? longitude - 360 : longitude < -180 ? longitude + 360 : longitude) * 1e6) / 1e6,
+				speed: minute >= 10 && minute < 30 ? 60 : 0,
+			};
+		});
+		const crossed = exported(crossing);
+		expect(crossed.trips).toHaveLength(1);
+		const fixes = crossed.trips[0].points.map(position);
+		for (const splitTrips of [true, false]) {
+			const text = writeGeoJson({ ...crossed, splitTrips });
+			expect(getIssues(text)).toEqual([]);
+			const [trip] = JSON.parse(text).features;
+			expect(trip.geometry.type).toBe('MultiLineString');
+			const lines: number[][][] = trip.geometry.coordinates;
+			expect(lines).toHaveLength(2);
+			for (const [from, to] of lineSteps(lines)) expect(Math.abs(to[0] - from[0])).toBeLessThanOrEqual(180);
+			const [[end], [start]] = [lines[0].slice(-1), lines[1]];
+			expect([Math.abs(end[0]), Math.abs(start[0]), end[0] + start[0]]).toEqual([180, 180, 0]);
+			expect(end[1]).toBe(start[1]);
+			expect(end[1]).toBeGreaterThan(-17.7);
+			expect(lines.flat().filter(([longitude]) => Math.abs(longitude) !== 180)).toEqual(fixes);
+			expect(trip.properties.coordTimes.map((times: string[]) => times.length)).toEqual(lines.map((line) => line.length));
+		}
 	});
 
 	it('writes CSV: a header, a row per trip fix and per stop, in time order', () => {
@@ -121,5 +185,20 @@ describe('Export Track files (issue 48)', () => {
 		expect(trackFileName({ deviceId: 'd', deviceName: 'Truck 07' }, { from: '2026-11-27T00:00:00Z', to: '2026-11-27T23:59:59Z' }, 'gpx')).toBe('truck-07_2026-11-27.gpx');
 		expect(trackFileName({ deviceId: 'd-9', deviceName: '<&>' }, { from: '2026-11-01', to: '2026-11-30' }, 'geojson')).toBe('d-9_2026-11-01_2026-11-30.geojson');
 		expect(trackFileName({ deviceId: 'd', deviceName: 'Über Van' }, { from: '2026-11-27', to: '2026-11-27' }, 'kml')).toBe('uber-van_2026-11-27.kml');
+	});
+
+	it('keeps the file name of a device with a very long name short enough for a disk to write', () => {
+		const folder = mkdtempSync(join(tmpdir(), 'track-file-name-'));
+		try {
+			const long = { deviceId: 'device-0042', deviceName: `Kühlwagen ${'Frische & Logistik '.repeat(20)}7` };
+			for (const withId of [false, true]) {
+				const name = trackFileName(long, { from: '2026-11-01', to: '2026-11-30' }, 'geojson', withId);
+				expect(name).toMatch(/^kuhlwagen-frische-logistik-[a-z0-9-]*[a-z0-9]_2026-11-01_2026-11-30\.geojson$/);
+				if (withId) expect(name).toContain('-device-0042_');
+				writeFileSync(join(folder, name), 'x');
+			}
+		} finally {
+			rmSync(folder, { recursive: true, force: true });
+		}
 	});
 });

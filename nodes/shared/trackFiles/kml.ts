@@ -26,9 +26,9 @@ export function writeKml(track: ExportedTrack): string {
 	if (track.trips.length > 0) {
 		lines.push(`<Folder><name>Trips</name>`);
 		if (track.splitTrips) {
-			for (const trip of track.trips) lines.push(`<Placemark>${element('name', tripLabel(trip))}${tripData(trip)}`, ...gxTrack(trip.points), '</Placemark>');
+			for (const trip of track.trips) lines.push(`<Placemark>${element('name', tripLabel(trip))}${tripData(trip)}`, gxTrack(trip.points), '</Placemark>');
 		} else {
-			lines.push(`<Placemark>${element('name', track.deviceName)}<gx:MultiTrack>`, ...track.trips.flatMap((trip) => gxTrack(trip.points)), '</gx:MultiTrack></Placemark>');
+			lines.push(`<Placemark>${element('name', track.deviceName)}<gx:MultiTrack>`, ...track.trips.map((trip) => gxTrack(trip.points)), '</gx:MultiTrack></Placemark>');
 		}
 		lines.push('</Folder>');
 	}
@@ -60,7 +60,8 @@ function extendedData(fields: Record<string, string | number | null | undefined>
 	return `<ExtendedData>${data.join('')}</ExtendedData>`;
 }
 
-function gxTrack(points: ExportedPoint[]): string[] {
+/** One text, not lines to spread into push(): a long trip's lines overflowed the call stack as arguments. */
+function gxTrack(points: ExportedPoint[]): string {
 	const arrays = READINGS.filter(({ name }) => points.some((point) => point[name] !== undefined)).map(
 		({ name }) => `<gx:SimpleArrayData name="${name}">${points.map((point) => `<gx:value>${point[name] ?? ''}</gx:value>`).join('')}</gx:SimpleArrayData>`,
 	);
@@ -70,5 +71,5 @@ function gxTrack(points: ExportedPoint[]): string[] {
 		...points.map((point) => `<gx:coord>${point.longitude} ${point.latitude} 0</gx:coord>`),
 		...(arrays.length > 0 ? [`<ExtendedData><SchemaData schemaUrl="#fix">${arrays.join('')}</SchemaData></ExtendedData>`] : []),
 		'</gx:Track>',
-	];
+	].join('\n');
 }

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { collection } from '../../../shared/descriptions';
 import { checked, getDateRange } from '../../../shared/parameters';
 import { exportedTrack, isEmpty } from '../../../shared/trackFiles/exportedTrack';
-import { TRACK_FORMATS, trackFileName, type TrackFormatKey } from '../../../shared/trackFiles/formats';
+import { deviceFileStem, TRACK_FORMATS, trackFileName, type TrackFormatKey } from '../../../shared/trackFiles/formats';
 import type { TrackingApiClient } from '../../../shared/transport';
 import { tripOptionFields } from '../../../shared/trips/properties';
 import { segmentTrack, type RawFix } from '../../../shared/trips/segment';
@@ -87,15 +87,22 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, api: T
 		const fixes = await api.request('getLocations', { params: { deviceId }, body: range, itemIndex });
 		return { track: segmentTrack(fixes, settings, endsAt), courseOf: coursesOf(fixes) };
 	});
+	// A device without a name (none, or blanks) is called by its id in the file, as in the file's name.
+	const devices = tracks.map(({ deviceId, deviceName }) => ({ deviceId, deviceName: deviceName?.trim() ? deviceName : deviceId }));
+	// Devices named alike ("Van 1", "van-1") would give files of one name, which overwrite each other
+	// in a folder or an archive: each gets its id in the name (whether or not the other has a file).
+	const stems = devices.map(deviceFileStem);
+	const shared = new Set(stems.filter((stem, index) => stems.indexOf(stem) !== index));
 	return await Promise.all(
-		tracks.map(async ({ deviceId, deviceName, result: { track, courseOf } }) => {
-			const device = { deviceId, deviceName: deviceName ?? deviceId };
+		tracks.map(async ({ deviceId, deviceName, result: { track, courseOf } }, index) => {
+			const device = devices[index];
 			const exported = exportedTrack(track, device, fileOptions, courseOf);
 			const summary = { deviceId, deviceName, from: range.from, to: range.to, fixes: track.points.length, trips: exported.trips.length, stops: exported.stops.length };
 			if (isEmpty(exported)) {
 				return { ...summary, fileName: null, message: `No trip${fileOptions.includeStops ? ' or stop' : ''} in the range (${track.points.length} usable fixes): no file` };
 			}
-			const fileName = trackFileName(device, { from: writtenDay(this, itemIndex, 'from', range.from), to: writtenDay(this, itemIndex, 'to', range.to) }, format);
+			const days = { from: writtenDay(this, itemIndex, 'from', range.from), to: writtenDay(this, itemIndex, 'to', range.to) };
+			const fileName = trackFileName(device, days, format, shared.has(stems[index]));
 			const { mimeType, write } = TRACK_FORMATS[format];
 			const binary = await this.helpers.prepareBinaryData(Buffer.from(write(exported), 'utf8'), fileName, mimeType);
 			return new WithBinary({ ...summary, fileName }, { [binaryPropertyName]: binary });

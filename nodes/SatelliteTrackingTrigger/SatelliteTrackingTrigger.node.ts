@@ -15,6 +15,7 @@ import { declare, failureOf } from '../shared/transport/failure';
 import { advance, type ReadOutcome } from './detection/advance';
 import { alertsTimeZone } from './detection/needs';
 import { planReads, type ReadPlan } from './detection/plan';
+import { markReads } from './detection/priority';
 import { sampleEvents } from './detection/samples';
 import { emptyState, readState } from './detection/state';
 import { CREDENTIAL_TYPE } from '../shared/wire';
@@ -89,9 +90,11 @@ async function poll(context: IPollFunctions): Promise<INodeExecutionData[][] | n
 
 	const staticData = context.getWorkflowStaticData('node');
 	const previous = readState(staticData.state);
-	const plan = planReads(devices.map((device) => device.id), previous, settings.readMode, deviceBudget, now, alertsTimeZone(settings.detection));
+	const activeFirst = settings.priority.readPriority === 'activeFirst';
+	const plan = planReads(devices.map((device) => device.id), previous, settings.readMode, deviceBudget, now, alertsTimeZone(settings.detection), settings.priority);
 	const { outcomes, unanswered, rateLimited } = await readFixes(client, plan.reads, limits, new Set(previous.retry));
-	const result = advance(previous, devices, plan, outcomes, settings.detection, now, unanswered);
+	const advanced = advance(previous, devices, plan, outcomes, settings.detection, now, unanswered);
+	const result = activeFirst ? { ...advanced, state: markReads(previous, advanced.state, outcomes, unanswered, now) } : advanced;
 	// Saved before anything is thrown: n8n's legacy poller keeps it, and the round robin moves on.
 	staticData.state = result.state as unknown as IDataObject;
 	// Reads left out at the rate limit do not fail the poll, even with nothing read: a few devices over
@@ -111,6 +114,11 @@ async function poll(context: IPollFunctions): Promise<INodeExecutionData[][] | n
 	} else if (outcomes.size < plan.reads.length) {
 		logger.warn(
 			`Satellite Tracking Trigger: ${outcomes.size} of ${plan.reads.length} device reads ended within Max Poll Time (${settings.maxPollMs / 1000} s); the next poll goes on with the rest`,
+		);
+	}
+	if (plan.overdue) {
+		logger.warn(
+			`Satellite Tracking Trigger: ${plan.overdue} device(s) have gone unread longer than Max Stale Minutes (${settings.priority.maxStaleMs / 60_000}): the reads a poll may make (Max Requests per Poll, Max Poll Time, the quota) do not cover the fleet within it`,
 		);
 	}
 	if (result.unreadable > 0) {

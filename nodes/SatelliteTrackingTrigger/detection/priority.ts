@@ -29,7 +29,7 @@ const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 /** What a poll of activeFirst picks, besides the retried devices, and how many went unread past the bound anyway. */
 export interface PriorityPick {
 	picked: string[];
-	/** Devices already unread longer than Max Stale Minutes that this poll cannot read either. */
+	/** Devices read before and unread longer than Max Stale Minutes since, that this poll cannot read either. */
 	overdue: number;
 }
 
@@ -53,7 +53,8 @@ export function pickByPriority(candidates: string[], state: TriggerState, room: 
 	});
 	ranked.sort((a, b) => a.rank - b.rank || (b.age === a.age ? a.index - b.index : b.age - a.age));
 	const picked = ranked.slice(0, Math.max(0, room));
-	const overdue = ranked.slice(picked.length).filter(({ age }) => age > bound).length;
+	// Never read is not overdue: a device new to the trigger (or the first polls' fleet) is read first anyway.
+	const overdue = ranked.slice(picked.length).filter(({ age }) => age > bound && age !== Infinity).length;
 	return { picked: picked.map(({ deviceId }) => deviceId), overdue };
 }
 

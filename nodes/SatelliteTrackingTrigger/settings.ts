@@ -34,7 +34,7 @@ export const DEFAULT_MAX_POLL_SECONDS = 30;
 /** A poll is meant to end within n8n's poll timeout; past an hour the budget would also overflow timers at 24.8 days, ending every poll at once. */
 export const MAX_POLL_SECONDS = 3600;
 /** activeFirst: a parked device's turn comes at least this often (bench P10 measured the trade-off). */
-export const DEFAULT_MAX_STALE_MINUTES = 15;
+export const DEFAULT_MAX_STALE_MINUTES = 14;
 /** A week: the longest a device's state is kept after the listing leaves it out is of the same order. */
 export const MAX_STALE_MINUTES = 10_080;
 

@@ -101,11 +101,16 @@ export function markReads(
 	return { ...next, devices, polledAt: readAt };
 }
 
-/** A fix at driving speed, or the newest fix far from the one before the read. */
+/**
+ * A fix new to this read at driving speed, or the newest fix far from the one before the read. Not
+ * the fixes of the late window re-read before the newest processed: a range read holds half an hour
+ * of them, and a device parked for that long counted as moving.
+ */
 function showsMoving(before: DeviceState | undefined, fixes: Location[]): boolean {
+	const known = before?.fix === undefined ? -Infinity : fixTime({ dateTime: before.fix.at });
 	let newest: Location | undefined;
 	for (const fix of fixes) {
-		if (typeof fix !== 'object' || fix === null) continue;
+		if (typeof fix !== 'object' || fix === null || !(fixTime(fix) > known)) continue;
 		if (typeof fix.speed === 'number' && fix.speed > MOVING_KMH) return true;
 		if (newest === undefined || fixTime(fix) > fixTime(newest)) newest = fix;
 	}

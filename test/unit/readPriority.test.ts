@@ -4,6 +4,7 @@ import { planReads } from '../../nodes/SatelliteTrackingTrigger/detection/plan';
 import { likelyActive, markReads, pickByPriority, type PrioritySettings } from '../../nodes/SatelliteTrackingTrigger/detection/priority';
 import { emptyState } from '../../nodes/SatelliteTrackingTrigger/detection/state';
 import type { DeviceState, TriggerState } from '../../nodes/SatelliteTrackingTrigger/detection/types';
+import { TRIP_DEFAULTS } from '../../nodes/shared/trips/segment';
 import type { Location } from '../../nodes/shared/wire';
 import { detectionSettings, frozen } from '../support/trigger';
 
@@ -44,18 +45,28 @@ describe('pickByPriority', () => {
 });
 
 describe('likelyActive', () => {
+	const active = (device: DeviceState | undefined) => likelyActive(device, at(0), 15 * MINUTE);
+	const trip = { mode: 'trip', count: 3, reach: 0, lastMovingAt: 0 } as const;
+
 	it('moving, in a trip or about to confirm one, a geofence side, stay or idling pending; not a parked device', () => {
-		expect(likelyActive(undefined)).toBe(false);
-		expect(likelyActive({ fix: seen })).toBe(false);
-		expect(likelyActive({ moving: true })).toBe(true);
-		expect(likelyActive({ trips: { mode: 'stop', count: 1, reach: 0, lastMovingAt: 0 } })).toBe(false);
-		expect(likelyActive({ trips: { mode: 'stop', count: 1, reach: 0, lastMovingAt: 0, candidate: { from: 0, to: 0 } as never } })).toBe(true);
-		expect(likelyActive({ turning: { depot: at(0).toISOString() } })).toBe(true);
-		expect(likelyActive({ turning: {} })).toBe(false);
-		expect(likelyActive({ stays: { depot: '' } })).toBe(false);
-		expect(likelyActive({ stays: { depot: at(0).toISOString() } })).toBe(true);
-		expect(likelyActive({ idleSince: '' })).toBe(false);
-		expect(likelyActive({ idleSince: at(0).toISOString() })).toBe(true);
+		expect(active(undefined)).toBe(false);
+		expect(active({ fix: seen })).toBe(false);
+		expect(active({ fix: seen, moving: true })).toBe(true);
+		expect(active({ fix: seen, trips: { ...trip, mode: 'stop' } })).toBe(false);
+		expect(active({ fix: seen, trips: trip })).toBe(true);
+		expect(active({ fix: seen, trips: { ...trip, mode: 'stop', candidate: { from: 0, to: 0 } as never } })).toBe(true);
+		expect(active({ fix: seen, turning: { depot: at(0).toISOString() } })).toBe(true);
+		expect(active({ fix: seen, turning: {} })).toBe(false);
+		expect(active({ fix: seen, stays: { depot: '' } })).toBe(false);
+		expect(active({ fix: seen, stays: { depot: at(0).toISOString() } })).toBe(true);
+		expect(active({ fix: seen, idleSince: '' })).toBe(false);
+		expect(active({ fix: seen, idleSince: at(0).toISOString() })).toBe(true);
+	});
+
+	it('not a device silent longer than the bound, whatever state it was left in (switched off mid-trip)', () => {
+		const silent = { ...seen, at: at(-16).toISOString() };
+		expect(active({ fix: silent, trips: trip, turning: { depot: at(-20).toISOString() }, idleSince: at(-30).toISOString() })).toBe(false);
+		expect(active({ fix: { ...seen, at: at(-15).toISOString() }, trips: trip })).toBe(true);
 	});
 });
 
@@ -99,28 +110,48 @@ describe('markReads', () => {
 		const next = markReads(before, before, new Map<string, ReadOutcome>([['p', { ok: true, fixes: [drive] }], ['m', { ok: true, fixes: [] }]]), new Set(['f']), at(0));
 		expect([next.devices.p.moving, next.devices.m.moving, next.devices.f.readAt]).toEqual([true, undefined, seconds(0)]);
 	});
+
+	it('not moving for the fixes of the late window read again: only fixes newer than the newest processed count', () => {
+		// A range read starts half an hour before the newest fix processed: a drive that ended then is in it.
+		const parked = stateOf({ p: { fix: { ...seen, at: at(-2).toISOString() } } });
+		const drove: Location = { dateTime: at(-20).toISOString(), latitude: 10.2, longitude: 1, speed: 60 };
+		const standing: Location = { dateTime: at(0).toISOString(), latitude: 10, longitude: 1, speed: 0 };
+		const marked = markReads(parked, parked, new Map<string, ReadOutcome>([['p', { ok: true, fixes: [drove, standing] }]]), new Set(), at(0));
+		expect(marked.devices.p.moving).toBeUndefined();
+	});
 });
 
 /**
- * A pure fleet: `n` devices, the ones `driving(minute)` names report a fix a minute at driving speed,
- * the rest stand; polled every minute with `budget` reads. Returns the longest any device went unread
- * (minutes) and, for each device, the polls that read it.
+ * A pure fleet: `n` devices, the ones `driving(minute)` names report a fix a minute at driving speed
+ * (`silent` ones none), the rest stand; polled every minute with `budget` reads, trips watched.
+ * Returns the longest any device went unread (minutes) and, for each device, the polls that read it.
  */
-function simulate(n: number, budget: number, minutes: number, maxStaleMinutes: number, driving: (device: number, minute: number) => boolean, listed = (_minute: number) => ids(n)) {
-	const settings = detectionSettings();
+function simulate(
+	n: number,
+	budget: number,
+	minutes: number,
+	maxStaleMinutes: number,
+	driving: (device: number, minute: number) => boolean,
+	listed = (_minute: number) => ids(n),
+	silent = (_device: number, _minute: number) => false,
+) {
+	const settings = detectionSettings({ events: ['locationUpdated', 'tripStarted'], trip: TRIP_DEFAULTS });
 	let state: TriggerState = emptyState();
 	const lastRead = new Map<string, number>();
+	const travelled = new Map<number, number>();
 	let longest = 0;
 	const readsOf = new Map<string, number[]>();
 	for (let minute = 0; minute < minutes; minute++) {
 		const now = at(minute);
+		for (let index = 0; index < n; index++) if (driving(index, minute)) travelled.set(index, (travelled.get(index) ?? 0) + 1);
 		const deviceIds = listed(minute);
 		const plan = planReads(deviceIds, state, 'latestFix', budget, now, undefined, activeFirst(maxStaleMinutes));
 		const outcomes = new Map<string, ReadOutcome>();
 		for (const { deviceId } of plan.reads) {
 			const index = Number(deviceId.slice(1));
 			const moving = driving(index, minute);
-			outcomes.set(deviceId, { ok: true, fixes: [{ dateTime: now.toISOString(), latitude: 10 + (moving ? minute / 100 : 0), longitude: 1 + index / 1000, speed: moving ? 50 : 0 }] });
+			const fix: Location = { dateTime: now.toISOString(), latitude: 10 + (travelled.get(index) ?? 0) / 100, longitude: 1 + index / 1000, speed: moving ? 50 : 0 };
+			outcomes.set(deviceId, { ok: true, fixes: silent(index, minute) ? [] : [fix] });
 			readsOf.set(deviceId, [...(readsOf.get(deviceId) ?? []), minute]);
 		}
 		const devices = deviceIds.map((id) => ({ id, name: id }));
@@ -130,7 +161,7 @@ function simulate(n: number, budget: number, minutes: number, maxStaleMinutes: n
 			else if (lastRead.has(deviceId)) longest = Math.max(longest, minute - lastRead.get(deviceId)!);
 		}
 	}
-	return { longest, readsOf };
+	return { longest, readsOf, state };
 }
 
 describe('the staleness bound', () => {
@@ -143,6 +174,13 @@ describe('the staleness bound', () => {
 		const reads = (readsOf.get('d005') ?? []).filter((minute) => minute >= 150 && minute < 180);
 		expect(reads[0]).toBeLessThanOrEqual(150 + 20);
 		expect(reads.length).toBeGreaterThanOrEqual((180 - reads[0]) / 2);
+	});
+
+	it('a device switched off mid-drive stops taking a read every poll once it has been silent past the bound', () => {
+		// Device 0 drives from minute 0 and falls silent at minute 10, in its trip; the rest stand.
+		const { readsOf, state } = simulate(30, 3, 80, 15, (device, minute) => device === 0 && minute < 10, undefined, (device, minute) => device === 0 && minute >= 10);
+		// Read at most every 14 minutes once silent past the bound, as a standing device is.
+		expect((readsOf.get('d000') ?? []).filter((minute) => minute >= 40).length).toBeLessThanOrEqual(4);
 	});
 
 	it('a bound the budget cannot keep is reported, not silently broken: overdue devices are counted', () => {

@@ -48,7 +48,7 @@ export function pickByPriority(candidates: string[], state: TriggerState, room: 
 	};
 	const ranked = candidates.map((deviceId, index) => {
 		const age = unreadFor(deviceId);
-		const rank = age + gap > bound ? 0 : likelyActive(state.devices[deviceId]) ? 1 : 2;
+		const rank = age + gap > bound ? 0 : likelyActive(state.devices[deviceId], now, maxStaleMs) ? 1 : 2;
 		return { deviceId, index, age, rank };
 	});
 	ranked.sort((a, b) => a.rank - b.rank || (b.age === a.age ? a.index - b.index : b.age - a.age));
@@ -60,11 +60,15 @@ export function pickByPriority(candidates: string[], state: TriggerState, room: 
 
 /**
  * Likely to have news at the next read: it was moving at the last, is in a trip or about to confirm
- * one, or a geofence side, stay or idling period is pending (reported only if read on time).
+ * one, or a geofence side, stay or idling period is pending (reported only if read on time). Not
+ * a device silent for longer than the bound: one switched off mid-trip stays in its trip, and was
+ * read every poll for good, taking the moving devices' reads.
  */
-export function likelyActive(device: DeviceState | undefined): boolean {
+export function likelyActive(device: DeviceState | undefined, now: Date, maxStaleMs: number): boolean {
 	if (device === undefined) return false;
 	if (device.moving === true) return true;
+	const newest = device.fix === undefined ? NaN : fixTime({ dateTime: device.fix.at });
+	if (!(now.getTime() - newest <= maxStaleMs)) return false;
 	const trips = device.trips;
 	if (trips !== undefined && (trips.mode === 'trip' || trips.candidate !== undefined)) return true;
 	if (device.turning !== undefined && Object.keys(device.turning).length > 0) return true;

@@ -35,7 +35,8 @@ export class SatelliteTrackingTrigger implements INodeType {
 		icon: { light: 'file:satelliteTrackingTrigger.svg', dark: 'file:satelliteTrackingTrigger.dark.svg' },
 		group: ['trigger'],
 		// 2: events carry their label and, with Simplify, a short location (output.ts).
-		version: [1, 2],
+		// 3: a poll cut short reads the active devices first (Read Priority, settings.ts).
+		version: [1, 2, 3],
 		subtitle: eventsSubtitle,
 		// n8n's nodes panel merges a node with its trigger into one entry and shows the TRIGGER's
 		// description there (generateMergedNodesAndActions), so this one speaks for both nodes.

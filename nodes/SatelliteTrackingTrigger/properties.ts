@@ -259,8 +259,9 @@ const triggerRequestSettings: INodeProperties = {
 						'Read first the devices likely to have news (moving, in a trip, a geofence or idling state pending), then the longest unread, none longer than Max Stale Minutes',
 				},
 			],
-			default: 'rotate',
-			description: 'Which devices a poll reads first when Max Requests per Poll, Max Poll Time or the quota leave too few reads for all. With enough reads for all, every device is read every poll either way.',
+			default: 'activeFirst',
+			description:
+				'Which devices a poll reads first when Max Requests per Poll, Max Poll Time or the quota leave too few reads for all. With enough reads for all, every device is read every poll either way. Not set, triggers added before version 3 rotate.',
 		},
 		{
 			displayName: 'Max Stale Minutes',

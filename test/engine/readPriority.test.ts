@@ -77,6 +77,26 @@ function medianDelay(events: Reported[]): number {
 }
 
 describe('Read Priority against the sandbox', () => {
+	it('not set: version 3 reads active first, saved version 1 and 2 triggers keep the round robin', async () => {
+		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
+			fakeDateFrom(T0);
+			for (const id of DEVICES) {
+				addScriptedDevice(h.sandbox, id);
+				addFix(h.sandbox, id, T0 - MINUTE, 0);
+			}
+			const parameters = { events: ['locationUpdated'], ...SCRIPTED_DEVICES, requestSettings: { maxRequestsPerPoll: 4 } };
+			const orderOf = async (typeVersion: number) => {
+				const staticData: IDataObject = {};
+				await h.poll(parameters, staticData, 'trigger', typeVersion);
+				const state = triggerState(staticData) as IDataObject;
+				return { cursor: state.cursor, stamped: state.polledAt !== undefined };
+			};
+			expect(await orderOf(1)).toEqual({ cursor: 'v02', stamped: false });
+			expect(await orderOf(2)).toEqual({ cursor: 'v02', stamped: false });
+			expect(await orderOf(3)).toEqual({ cursor: undefined, stamped: true });
+		});
+	});
+
 	it('a budget that covers the fleet: both orders report the same events at the same polls', async () => {
 		await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
 			const { events } = await playBoth(h, { maxRequestsPerPoll: 0 });

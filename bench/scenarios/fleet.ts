@@ -10,7 +10,7 @@
  */
 import { advance, type ReadOutcome } from '../../nodes/SatelliteTrackingTrigger/detection/advance';
 import { planReads, type FixRead } from '../../nodes/SatelliteTrackingTrigger/detection/plan';
-import { markReads, type ReadPriority } from '../../nodes/SatelliteTrackingTrigger/detection/priority';
+import { withReadMarks, type ReadPriority } from '../../nodes/SatelliteTrackingTrigger/detection/priority';
 import { emptyState } from '../../nodes/SatelliteTrackingTrigger/detection/state';
 import type { TriggerEvent, TriggerState } from '../../nodes/SatelliteTrackingTrigger/detection/types';
 import { DEFAULT_MAX_STALE_MINUTES } from '../../nodes/SatelliteTrackingTrigger/settings';
@@ -140,7 +140,7 @@ function playDay(fleet: Fleet, readsPerPoll: number, readPriority: ReadPriority,
 			lastRead[index] = minute;
 		}
 		const result = advance(state, devices, plan, outcomes, settings, now);
-		state = readPriority === 'activeFirst' ? markReads(state, result.state, outcomes, new Set(), now) : result.state;
+		state = withReadMarks(state, result.state, plan, outcomes, new Set(), now, priority);
 		if (minute < 0) continue;
 		for (const event of result.events) record(event, now.getTime());
 	}

@@ -15,7 +15,7 @@ import { declare, failureOf } from '../shared/transport/failure';
 import { advance, type ReadOutcome } from './detection/advance';
 import { alertsTimeZone } from './detection/needs';
 import { planReads, type ReadPlan } from './detection/plan';
-import { markReads } from './detection/priority';
+import { withReadMarks } from './detection/priority';
 import { sampleEvents } from './detection/samples';
 import { emptyState, readState } from './detection/state';
 import { CREDENTIAL_TYPE } from '../shared/wire';
@@ -91,11 +91,10 @@ async function poll(context: IPollFunctions): Promise<INodeExecutionData[][] | n
 
 	const staticData = context.getWorkflowStaticData('node');
 	const previous = readState(staticData.state);
-	const activeFirst = settings.priority.readPriority === 'activeFirst';
 	const plan = planReads(devices.map((device) => device.id), previous, settings.readMode, deviceBudget, now, alertsTimeZone(settings.detection), settings.priority);
 	const { outcomes, unanswered, rateLimited } = await readFixes(client, plan.reads, limits, new Set(previous.retry));
 	const advanced = advance(previous, devices, plan, outcomes, settings.detection, now, unanswered);
-	const result = activeFirst ? { ...advanced, state: markReads(previous, advanced.state, outcomes, unanswered, now) } : advanced;
+	const result = { ...advanced, state: withReadMarks(previous, advanced.state, plan, outcomes, unanswered, now, settings.priority) };
 	// Saved before anything is thrown: n8n's legacy poller keeps it, and the round robin moves on.
 	staticData.state = result.state as unknown as IDataObject;
 	// Reads left out at the rate limit do not fail the poll, even with nothing read: a few devices over

@@ -1,7 +1,7 @@
 /** Read Priority (issue 50): the order a poll cut short reads in, and the bound on how long a device goes unread. */
 import { advance, type ReadOutcome } from '../../nodes/SatelliteTrackingTrigger/detection/advance';
 import { planReads } from '../../nodes/SatelliteTrackingTrigger/detection/plan';
-import { likelyActive, markReads, pickByPriority, type PrioritySettings } from '../../nodes/SatelliteTrackingTrigger/detection/priority';
+import { likelyActive, markReads, pickByPriority, withReadMarks, type PrioritySettings } from '../../nodes/SatelliteTrackingTrigger/detection/priority';
 import { emptyState } from '../../nodes/SatelliteTrackingTrigger/detection/state';
 import type { DeviceState, TriggerState } from '../../nodes/SatelliteTrackingTrigger/detection/types';
 import { TRIP_DEFAULTS } from '../../nodes/shared/trips/segment';
@@ -109,6 +109,13 @@ describe('markReads', () => {
 		// Far from the fix before, without a speed; a device that stops loses the mark.
 		const next = markReads(before, before, new Map<string, ReadOutcome>([['p', { ok: true, fixes: [drive] }], ['m', { ok: true, fixes: [] }]]), new Set(['f']), at(0));
 		expect([next.devices.p.moving, next.devices.m.moving, next.devices.f.readAt]).toEqual([true, undefined, seconds(0)]);
+	});
+
+	it('only when activeFirst had to choose: a poll that read every device, or rotate, saves the state as detection left it', () => {
+		const outcomes = new Map<string, ReadOutcome>([['p', { ok: true, fixes: [wander] }]]);
+		expect(withReadMarks(before, before, { complete: true }, outcomes, new Set(), at(0), activeFirst(15))).toBe(before);
+		expect(withReadMarks(before, before, { complete: false }, outcomes, new Set(), at(0), { readPriority: 'rotate', maxStaleMs: MINUTE })).toBe(before);
+		expect(withReadMarks(before, before, { complete: false }, outcomes, new Set(), at(0), activeFirst(15)).devices.p.readAt).toBe(seconds(0));
 	});
 
 	it('not moving for the fixes of the late window read again: only fixes newer than the newest processed count', () => {

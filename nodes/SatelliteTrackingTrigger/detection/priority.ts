@@ -77,6 +77,23 @@ export function likelyActive(device: DeviceState | undefined, now: Date, maxStal
 }
 
 /**
+ * The state a poll saves, `next` as detection left it, stamped (markReads) when activeFirst had to
+ * choose: a poll that read every device keeps a state as small as rotate's, and the round robin
+ * stands in for the order there.
+ */
+export function withReadMarks(
+	previous: TriggerState,
+	next: TriggerState,
+	plan: { complete: boolean },
+	outcomes: Map<string, ReadOutcome>,
+	unanswered: ReadonlySet<string>,
+	now: Date,
+	priority: PrioritySettings,
+): TriggerState {
+	return priority.readPriority === 'activeFirst' && !plan.complete ? markReads(previous, next, outcomes, unanswered, now) : next;
+}
+
+/**
  * The state after a poll of activeFirst: each device read (or sent and not answered in time: it
  * had its turn) stamped with the poll's time and whether its fixes show it moving. A failed read is
  * not stamped: the retry list reads it first next poll.

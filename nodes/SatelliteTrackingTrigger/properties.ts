@@ -255,8 +255,7 @@ const triggerRequestSettings: INodeProperties = {
 				{
 					name: 'Active First',
 					value: 'activeFirst',
-					description:
-						'Read first the devices likely to have news (moving, in a trip, a geofence or idling state pending), then the longest unread, none longer than Max Stale Minutes',
+					description: 'Moving and in-trip devices first, then the longest unread',
 				},
 			],
 			default: 'activeFirst',

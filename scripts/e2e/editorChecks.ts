@@ -298,6 +298,14 @@ export async function checkUneditedJsonPatch(context: CheckContext): Promise<str
 const FLEET_TRIGGER = 'Fleet trigger';
 const PRIORITY_TRIGGER = 'Fleet under a budget';
 
+/** A workflow of one trigger node with the sandbox's credential; its id. */
+async function triggerAlone(context: CheckContext, workflowName: string, node: { id: string; name: string; typeVersion: number; parameters: Record<string, unknown> }): Promise<string> {
+	return await context.editor.createWorkflow({
+		...manualWorkflow(workflowName, []),
+		nodes: [{ ...node, type: `${PACKAGE_NAME}.satelliteTrackingTrigger`, position: [0, 0], credentials: { [CREDENTIAL_TYPE]: context.credential } }],
+	});
+}
+
 /**
  * The fleet events' settings as a user meets them: with Idling alone, Moving Speed and Idle Minutes
  * show and the trip-cutting settings do not; picking Trip Ended brings Min Stop Minutes and Min
@@ -305,21 +313,8 @@ const PRIORITY_TRIGGER = 'Fleet under a budget';
  * some of its events only, which n8n's editor decides from the description as sent.
  */
 export async function checkFleetEventSettings(context: CheckContext): Promise<string[]> {
-	const { editor, credential } = context;
-	const workflowId = await editor.createWorkflow({
-		...manualWorkflow('Fleet event settings', []),
-		nodes: [
-			{
-				id: '5f1e2d3c-4b5a-4697-8877-665544330005',
-				name: FLEET_TRIGGER,
-				type: `${PACKAGE_NAME}.satelliteTrackingTrigger`,
-				typeVersion: 2,
-				position: [0, 0],
-				parameters: { events: ['idling'] },
-				credentials: { [CREDENTIAL_TYPE]: credential },
-			},
-		],
-	});
+	const { editor } = context;
+	const workflowId = await triggerAlone(context, 'Fleet event settings', { id: '5f1e2d3c-4b5a-4697-8877-665544330005', name: FLEET_TRIGGER, typeVersion: 2, parameters: { events: ['idling'] } });
 	return await inBrowser(context, 'the fleet events show the settings they use', async (page, problems) => {
 		const ndv = await openNodePanel(page, editor.base, workflowId, FLEET_TRIGGER);
 		const shown = async (names: string[]) => {
@@ -344,20 +339,12 @@ export async function checkFleetEventSettings(context: CheckContext): Promise<st
  * Settings: both inputs render, the choice reads "Active First", the minutes 14.
  */
 export async function checkReadPrioritySettings(context: CheckContext): Promise<string[]> {
-	const { editor, credential } = context;
-	const workflowId = await editor.createWorkflow({
-		...manualWorkflow('Read priority settings', []),
-		nodes: [
-			{
-				id: '5f1e2d3c-4b5a-4697-8877-665544330050',
-				name: PRIORITY_TRIGGER,
-				type: `${PACKAGE_NAME}.satelliteTrackingTrigger`,
-				typeVersion: 3,
-				position: [0, 0],
-				parameters: { events: ['locationUpdated'], requestSettings: { maxRequestsPerPoll: 100, readPriority: 'activeFirst', maxStaleMinutes: 14 } },
-				credentials: { [CREDENTIAL_TYPE]: credential },
-			},
-		],
+	const { editor } = context;
+	const workflowId = await triggerAlone(context, 'Read priority settings', {
+		id: '5f1e2d3c-4b5a-4697-8877-665544330050',
+		name: PRIORITY_TRIGGER,
+		typeVersion: 3,
+		parameters: { events: ['locationUpdated'], requestSettings: { maxRequestsPerPoll: 100, readPriority: 'activeFirst', maxStaleMinutes: 14 } },
 	});
 	return await inBrowser(context, 'Read Priority and Max Stale Minutes show under Request Settings', async (page, problems) => {
 		const ndv = await openNodePanel(page, editor.base, workflowId, PRIORITY_TRIGGER);

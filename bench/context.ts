@@ -33,6 +33,8 @@ export interface Sizes {
 	fairnessDevices: number;
 	/** P9: days of fixes at one a minute for Get Trips and Stops. */
 	tripDays: number;
+	/** P10: the fleet, the device reads a poll allows, and the hours of its day. */
+	fleet: { devices: number; readsPerPoll: number; hours: number };
 }
 
 export const FULL: Sizes = {
@@ -55,6 +57,7 @@ export const FULL: Sizes = {
 	sharedItems: 500,
 	fairnessDevices: 400,
 	tripDays: 30,
+	fleet: { devices: 10_000, readsPerPoll: 1000, hours: 10 },
 };
 
 /** Tiny sizes for CI: the script keeps working; the figures mean nothing. */
@@ -79,6 +82,7 @@ export const SMOKE: Sizes = {
 	sharedItems: 5,
 	fairnessDevices: 40,
 	tripDays: 2,
+	fleet: { devices: 200, readsPerPoll: 20, hours: 2 },
 };
 
 export interface BenchContext {

@@ -15,11 +15,11 @@ import { runInNewContext } from 'node:vm';
 import type { BenchContext } from './context';
 import type { CoreName } from './cores';
 
-const SCENARIOS = ['P1', 'P2', 'P2Q', 'P3', 'P4', 'P5', 'P6', 'P7', 'P8', 'P9'] as const;
+const SCENARIOS = ['P1', 'P2', 'P2Q', 'P3', 'P4', 'P5', 'P6', 'P7', 'P8', 'P9', 'P10'] as const;
 /** The scenarios whose cost is n8n's HTTP path: they run on both cores (bench/cores.ts). */
 const ON_BOTH_CORES = ['P2', 'P3', 'P4'];
 const CORES: CoreName[] = ['2.8', '2.41'];
-const USAGE = 'Usage: tsx bench/run.ts [--smoke] [--only P1,P2,P2q,P3,P4,P5,P6,P7,P8,P9] [--core 2.8,2.41] [--rounds N] [--out file.json]';
+const USAGE = 'Usage: tsx bench/run.ts [--smoke] [--only P1,P2,P2q,P3,P4,P5,P6,P7,P8,P9,P10] [--core 2.8,2.41] [--rounds N] [--fleet devices,hours] [--out file.json]';
 
 interface Arguments {
 	smoke: boolean;
@@ -30,6 +30,8 @@ interface Arguments {
 	thisProcess: boolean;
 	/** Rounds of the side-by-side scenarios, instead of the size's default. */
 	rounds?: number;
+	/** P10's fleet and hours, instead of the size's (a tenth of the fleet read a poll). */
+	fleet?: { devices: number; readsPerPoll: number; hours: number };
 }
 
 function parseArguments(argv: string[]): Arguments {
@@ -43,6 +45,10 @@ function parseArguments(argv: string[]): Arguments {
 		else if (flag === '--core') parsed.cores = new Set(list(argv[++index]) as CoreName[]);
 		else if (flag === '--this-process') parsed.thisProcess = true;
 		else if (flag === '--rounds') parsed.rounds = Number(argv[++index]);
+		else if (flag === '--fleet') {
+			const [devices, hours] = (argv[++index] ?? '').split(',').map(Number);
+			parsed.fleet = { devices, readsPerPoll: Math.max(1, Math.round(devices / 10)), hours };
+		}
 		else {
 			console.error(`Unknown option ${flag}. ${USAGE}`);
 			process.exit(2);
@@ -51,8 +57,9 @@ function parseArguments(argv: string[]): Arguments {
 	const unknown = [...parsed.only].filter((name) => !(SCENARIOS as readonly string[]).includes(name));
 	const unknownCores = [...parsed.cores].filter((core) => !CORES.includes(core));
 	const badRounds = parsed.rounds !== undefined && !(Number.isInteger(parsed.rounds) && parsed.rounds > 0);
-	if (unknown.length > 0 || unknownCores.length > 0 || badRounds || (parsed.thisProcess && parsed.cores.size !== 1)) {
-		console.error(`Bad --only, --core or --this-process. ${USAGE}`);
+	const badFleet = parsed.fleet !== undefined && !(Number.isInteger(parsed.fleet.devices) && parsed.fleet.devices > 0 && parsed.fleet.hours >= 2);
+	if (unknown.length > 0 || unknownCores.length > 0 || badRounds || badFleet || (parsed.thisProcess && parsed.cores.size !== 1)) {
+		console.error(`Bad --only, --core, --fleet or --this-process. ${USAGE}`);
 		process.exit(2);
 	}
 	return parsed;
@@ -87,6 +94,7 @@ async function main(): Promise<void> {
 	const { capScenarios, sharedQuotaScenario } = await import('./scenarios/cap');
 	const { fairnessScenario } = await import('./scenarios/fairness');
 	const { tripsScenario } = await import('./scenarios/trips');
+	const { fleetScenario } = await import('./scenarios/fleet');
 
 	// Stopped from outside, still run the 'exit' handlers that stop the sandboxes and the 2.41 child.
 	for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(1));
@@ -104,7 +112,7 @@ async function main(): Promise<void> {
 	const core = loadedCoreVersion();
 	const diy = loadHttpRequestNode(N8N_OF_CORE[here]);
 	const ctx: BenchContext = {
-		sizes: { ...(args.smoke ? SMOKE : FULL), ...(args.rounds === undefined ? {} : { rounds: args.rounds }) },
+		sizes: { ...(args.smoke ? SMOKE : FULL), ...(args.rounds === undefined ? {} : { rounds: args.rounds }), ...(args.fleet && { fleet: args.fleet }) },
 		figures: [],
 		details: {},
 		diy: diy.loaded ? { loaded: true } : diy,
@@ -124,6 +132,7 @@ async function main(): Promise<void> {
 	if (selected('P4')) await upsertScenario(ctx);
 	if (selected('P8')) await syncScenario(ctx);
 	if (selected('P9')) await tripsScenario(ctx);
+	if (selected('P10')) fleetScenario(ctx);
 	for (const figure of ctx.figures) figure.core = core;
 
 	const onCurrentCore = ON_BOTH_CORES.filter((scenario) => args.only.has(scenario));

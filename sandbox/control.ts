@@ -120,7 +120,7 @@ const isBetween = (value: unknown, min: number, max: number) => typeof value ===
 const isAccount = (value: unknown) => isRecord(value) && typeof value.userName === 'string' && typeof value.apiKey === 'string';
 const isRateLimit = (value: unknown) =>
 	value === null ||
-	(isRecord(value) && isWhole(value.requests, 1) && isBetween(value.windowMs, 1, 2 ** 31 - 1) && ['boolean', 'undefined'].includes(typeof value.includeTokenCalls));
+	(isRecord(value) && isWhole(value.requests, 1) && isBetween(value.windowMs, 1, 2 ** 31 - 1) && ['boolean', 'undefined'].includes(typeof value.includeTokenCalls) && [undefined, 'sliding', 'fixed'].includes(value.shape as string | undefined));
 
 /**
  * The runtime options JSON can set, each checked: `{"clock": "x"}` or `{"accounts": 5}` was taken as
@@ -129,7 +129,7 @@ const isRateLimit = (value: unknown) =>
 const JSON_OPTIONS: Record<Exclude<keyof RuntimeOptions, 'clock'>, { expected: string; accepts(value: unknown): boolean }> = {
 	tokenLifetimeSeconds: { expected: 'a whole number of seconds, 1 or more', accepts: (v) => isWhole(v, 1) },
 	tokenFailureStatus: { expected: 'an HTTP status from 200 to 599', accepts: (v) => isWhole(v, 200) && (v as number) <= 599 },
-	rateLimit: { expected: 'null or { requests: 1 or more, windowMs: 1 to 2147483647, includeTokenCalls?: true or false }', accepts: isRateLimit },
+	rateLimit: { expected: 'null or { requests: 1 or more, windowMs: 1 to 2147483647, includeTokenCalls?: true or false, shape?: "sliding" or "fixed" }', accepts: isRateLimit },
 	retryAfterHeader: { expected: 'true or false', accepts: (v) => typeof v === 'boolean' },
 	latencyMs: { expected: 'milliseconds from 0 to 600000', accepts: (v) => isBetween(v, 0, 600_000) },
 	accounts: { expected: 'an array of { userName, apiKey } strings', accepts: (v) => Array.isArray(v) && v.every(isAccount) },

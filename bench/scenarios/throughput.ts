@@ -263,10 +263,10 @@ async function p2qQuota(ctx: BenchContext, sandbox: SandboxProcess, engine: Engi
 	await sandbox.setOptions({ latencyMs: quotaLatencyMs, retryAfterHeader: true });
 
 	/** A fresh quota window and fresh counters for each run. */
-	const measure = async (label: string, run: () => Promise<Omit<QuotaRun, 'label' | 'wallMs' | 'requests' | 'tooManyRequests' | 'tokenCalls'>>) => {
+	const measure = async (label: string, run: () => Promise<Omit<QuotaRun, 'label' | 'wallMs' | 'requests' | 'tooManyRequests' | 'tokenCalls'>>, shape: 'sliding' | 'fixed' = 'sliding') => {
 		ctx.log(`P2q: ${label}`);
 		await sleepMs(quota.windowMs);
-		await sandbox.setOptions({ rateLimit: quota });
+		await sandbox.setOptions({ rateLimit: { ...quota, shape } });
 		await sandbox.resetStats();
 		const { result, wallMs } = await timed(run);
 		const stats = await sandbox.stats();
@@ -275,7 +275,7 @@ async function p2qQuota(ctx: BenchContext, sandbox: SandboxProcess, engine: Engi
 	// Each node run on an account of its own, as a first run on an account: the pacer keeps a rate
 	// learned from a 429 for five minutes, and the second run inherited the first's (no 429, no
 	// pause: 1.04× where a run of its own took 1.14×, helper-46).
-	const nodeAccounts = ['p2q-default@sandbox.local', 'p2q-raised@sandbox.local'];
+	const nodeAccounts = ['p2q-default@sandbox.local', 'p2q-raised@sandbox.local', 'p2q-fixed@sandbox.local'];
 	await sandbox.setOptions({ accounts: [DEMO_USER_NAME, ...nodeAccounts].map((userName) => ({ userName, apiKey: DEMO_API_KEY })) });
 	const nodeRun = (userName: string, requestSettings: IDataObject) => async () => {
 		const { items: output, error } = await engineFor(sandbox.url, userName).runNode(lastLocationParameters(requestSettings), { items: rows });
@@ -289,6 +289,8 @@ async function p2qQuota(ctx: BenchContext, sandbox: SandboxProcess, engine: Engi
 		});
 		const node = await measure(`node, default settings (${DEFAULT_CONCURRENCY} concurrent)`, nodeRun(nodeAccounts[0], {}));
 		const raised = await measure(`node, Max Concurrent Requests ${raisedConcurrency}`, nodeRun(nodeAccounts[1], { maxConcurrency: raisedConcurrency }));
+		// The vendor does not publish its quota's shape: the same quota counted per calendar window.
+		const fixed = await measure(`node, default settings, fixed ${quota.windowMs} ms windows`, nodeRun(nodeAccounts[2], {}), 'fixed');
 		const diy = ctx.diy.loaded
 			? await measure('DIY HTTP Request node', async () => {
 					const outcome = diyOutcome(await engine.runWorkflow(diyWorkflow(engine, sandbox.url, rows)));
@@ -297,6 +299,10 @@ async function p2qQuota(ctx: BenchContext, sandbox: SandboxProcess, engine: Engi
 			: undefined;
 
 		const quotaText = `${quota.requests} req/${quota.windowMs} ms, ${quotaLatencyMs} ms latency`;
+		// Settled in issue 50: 1.1× the floor, plus the one Retry-After pause (a window, Retry-After: 1)
+		// a client that honours it must take before it can know the quota.
+		const pauseMs = Math.max(1000, quota.windowMs);
+		const targetMs = 1.1 * floorMs + pauseMs;
 		const nodeFigures = (run: QuotaRun, label: string, id: string): Figure[] => [
 			{
 				id: `${id}.completion`,
@@ -314,14 +320,15 @@ async function p2qQuota(ctx: BenchContext, sandbox: SandboxProcess, engine: Engi
 				value: run.wallMs / floorMs,
 				unit: '×',
 				vsDiy: diy && diy.completed === items ? run.wallMs / diy.wallMs : undefined,
-				target: '≤ 1.1×',
-				verdict: verdict(run.completed === items && run.wallMs / floorMs <= 1.1),
+				target: `≤ 1.1× + one Retry-After pause = ${(targetMs / floorMs).toFixed(2)}×`,
+				verdict: verdict(run.completed === items && run.wallMs <= targetMs),
 				note: `${(run.wallMs / 1000).toFixed(1)} s`,
 			},
 		];
 		ctx.figures.push(
 			...nodeFigures(node, `P2q node, default`, 'P2q'),
 			...nodeFigures(raised, `P2q node, ${raisedConcurrency} concurrent`, 'P2q.raised'),
+			...nodeFigures(fixed, `P2q node, default, fixed windows`, 'P2q.fixed'),
 			{
 				id: 'P2q.raw.completion',
 				figure: `P2q raw client, ${DEFAULT_CONCURRENCY} connections, no retries: completed`,
@@ -343,7 +350,7 @@ async function p2qQuota(ctx: BenchContext, sandbox: SandboxProcess, engine: Engi
 		} else {
 			ctx.figures.push({ id: 'DIY.P2q.completion', figure: 'DIY: HTTP Request node, P2q', value: null, unit: '', verdict: 'skipped', note: ctx.diy.loaded ? undefined : ctx.diy.reason });
 		}
-		ctx.details.P2q = { items, quota, latencyMs: quotaLatencyMs, floorMs, runs: [raw, node, raised, diy].filter(Boolean) };
+		ctx.details.P2q = { items, quota, latencyMs: quotaLatencyMs, floorMs, runs: [raw, node, raised, fixed, diy].filter(Boolean) };
 	} finally {
 		await sandbox.setOptions({ latencyMs: 0, rateLimit: null });
 	}

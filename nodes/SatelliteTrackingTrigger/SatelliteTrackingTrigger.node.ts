@@ -14,6 +14,7 @@ import { ranOutOfTime, systemClock, TrackingApiClient } from '../shared/transpor
 import { declare, failureOf } from '../shared/transport/failure';
 import { advance, type ReadOutcome } from './detection/advance';
 import { planReads, type ReadPlan } from './detection/plan';
+import { withReadMarks } from './detection/priority';
 import { sampleEvents } from './detection/samples';
 import type { EventKind, TriggerEvent } from './detection/types';
 import { alertsTimeZone, eventsNeeding } from './detection/needs';
@@ -43,7 +44,8 @@ export class SatelliteTrackingTrigger implements INodeType {
 		icon: { light: 'file:satelliteTrackingTrigger.svg', dark: 'file:satelliteTrackingTrigger.dark.svg' },
 		group: ['trigger'],
 		// 2: events carry their label and, with Simplify, a short location (output.ts).
-		version: [1, 2],
+		// 3: a poll cut short reads the active devices first (Read Priority, settings.ts).
+		version: [1, 2, 3],
 		subtitle: eventsSubtitle,
 		// n8n's nodes panel merges a node with its trigger into one entry and shows the TRIGGER's
 		// description there (generateMergedNodesAndActions), so this one speaks for both nodes.
@@ -98,9 +100,10 @@ async function poll(context: IPollFunctions): Promise<INodeExecutionData[][] | n
 
 	const staticData = context.getWorkflowStaticData('node');
 	const previous = readState(staticData.state);
-	const plan = planReads(devices.map((device) => device.id), previous, settings.readMode, deviceBudget, now, alertsTimeZone(settings.detection));
+	const plan = planReads(devices.map((device) => device.id), previous, settings.readMode, deviceBudget, now, alertsTimeZone(settings.detection), settings.priority);
 	const { outcomes, unanswered, rateLimited } = await readFixes(client, plan.reads, limits, new Set(previous.retry));
-	const result = advance(previous, devices, plan, outcomes, settings.detection, now, unanswered);
+	const advanced = advance(previous, devices, plan, outcomes, settings.detection, now, unanswered);
+	const result = { ...advanced, state: withReadMarks(previous, advanced.state, plan, outcomes, unanswered, now, settings.priority) };
 	// Saved before anything is thrown: n8n's legacy poller keeps it, and the round robin moves on.
 	staticData.state = result.state as unknown as IDataObject;
 	// Reads left out at the rate limit do not fail the poll, even with nothing read: a few devices over
@@ -120,6 +123,11 @@ async function poll(context: IPollFunctions): Promise<INodeExecutionData[][] | n
 	} else if (outcomes.size < plan.reads.length) {
 		logger.warn(
 			`Satellite Tracking Trigger: ${outcomes.size} of ${plan.reads.length} device reads ended within ${settings.maxPollName} (${settings.maxPollMs / 1000} s); the next poll goes on with the rest`,
+		);
+	}
+	if (plan.overdue) {
+		logger.warn(
+			`Satellite Tracking Trigger: ${plan.overdue} device(s) have gone unread longer than Max Stale Minutes (${settings.priority.maxStaleMs / 60_000}): the reads a poll may make (Max Requests per Poll, Max Poll Time, the quota) do not cover the fleet within it`,
 		);
 	}
 	if (result.unreadable > 0) {

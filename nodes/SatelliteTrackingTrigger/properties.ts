@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { deviceLocatorList, groupLocator, latitudeField, longitudeField } from '../shared/descriptions';
 import { requestSettings } from '../shared/requestSettings';
-import { DEFAULT_MAX_POLL_SECONDS, MAX_POLL_SECONDS } from './settings';
+import { DEFAULT_MAX_POLL_SECONDS, DEFAULT_MAX_STALE_MINUTES, MAX_POLL_SECONDS, MAX_STALE_MINUTES } from './settings';
 import { DETECTORS, EVENT_KINDS, EVENTS } from './detection/detectors';
 import { eventsNeeding } from './detection/needs';
 import type { EventKind } from './detection/types';
@@ -258,6 +258,35 @@ const triggerRequestSettings: INodeProperties = {
 			default: DEFAULT_MAX_POLL_SECONDS,
 			description:
 				"How long one poll may spend reading devices. What it has read by then is reported and the next poll goes on with the rest, so a slow or rate-limiting service never makes n8n abandon a poll (n8n's durable scheduler gives up on a poll after 45 seconds by default).",
+		},
+		{
+			displayName: 'Read Priority',
+			name: 'readPriority',
+			type: 'options',
+			options: [
+				{
+					name: 'Rotate',
+					value: 'rotate',
+					description: 'Go round the devices in turn: each waits for the whole round',
+				},
+				{
+					name: 'Active First',
+					value: 'activeFirst',
+					description: 'Moving and in-trip devices first, then the longest unread',
+				},
+			],
+			default: 'activeFirst',
+			description:
+				'Which devices a poll reads first when Max Requests per Poll, Max Poll Time or the quota leave too few reads for all. With enough reads for all, every device is read every poll either way. Not set, triggers added before version 3 rotate.',
+		},
+		{
+			displayName: 'Max Stale Minutes',
+			name: 'maxStaleMinutes',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_STALE_MINUTES },
+			default: DEFAULT_MAX_STALE_MINUTES,
+			description:
+				'Under Active First, the longest any device may go unread, so that a parked device that starts moving is seen within this time. If the reads per poll cannot cover the fleet within it, the poll logs how many devices are overdue.',
 		},
 	],
 };

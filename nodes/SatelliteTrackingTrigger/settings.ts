@@ -12,6 +12,7 @@ import type { SettingsReader } from './detection/detector';
 import { DETECTORS, EVENT_KINDS } from './detection/detectors';
 import { eventsNeeding } from './detection/needs';
 import type { ReadMode } from './detection/plan';
+import type { PrioritySettings, ReadPriority } from './detection/priority';
 import type { DeviceSelection } from './detection/selection';
 import type { DetectionSettings, EventKind } from './detection/types';
 import { toNonEmptyText, toNumberInRange, toResourceId, toTextList, type Check } from '../shared/validation';
@@ -27,12 +28,17 @@ export interface TriggerSettings {
 	maxPollMs: number;
 	/** What set it, as messages name it: Max Poll Time, or the host's shorter poll budget. */
 	maxPollName: string;
+	priority: PrioritySettings;
 }
 
 /** Well inside n8n's durable scheduler's poll timeout (45 s by default), with room for the listing and the output. */
 export const DEFAULT_MAX_POLL_SECONDS = 30;
 /** A poll is meant to end within n8n's poll timeout; past an hour the budget would also overflow timers at 24.8 days, ending every poll at once. */
 export const MAX_POLL_SECONDS = 3600;
+/** activeFirst: a parked device's turn comes at least this often (bench P10 measured the trade-off). */
+export const DEFAULT_MAX_STALE_MINUTES = 14;
+/** A week: the longest a device's state is kept after the listing leaves it out is of the same order. */
+export const MAX_STALE_MINUTES = 10_080;
 
 export function readSettings(context: IPollFunctions): TriggerSettings {
 	const parameter = <T>(name: string, fallback: T) => context.getNodeParameter(name, fallback) as T;
@@ -68,6 +74,10 @@ export function readSettings(context: IPollFunctions): TriggerSettings {
 		client: readRequestSettings(context.getNode(), requestSettings),
 		maxRequestsPerPoll: maxRequests > 0 ? maxRequests : Infinity,
 		...pollTime(check('Max Poll Time (Seconds)', toNumberInRange(requestSettings.maxPollSeconds ?? DEFAULT_MAX_POLL_SECONDS, 1, MAX_POLL_SECONDS)) * 1000, context),
+		priority: {
+			readPriority: check('Read Priority', toReadPriority(requestSettings.readPriority ?? defaultReadPriority(context.getNode().typeVersion))),
+			maxStaleMs: check('Max Stale Minutes', toNumberInRange(requestSettings.maxStaleMinutes ?? DEFAULT_MAX_STALE_MINUTES, 1, MAX_STALE_MINUTES)) * 60_000,
+		},
 	};
 }
 
@@ -94,6 +104,16 @@ function hostPollBudgetMs(context: IPollFunctions): number | undefined {
 export function withinHostBudget(maxPollMs: number, hostBudgetMs: number | undefined): number {
 	if (hostBudgetMs === undefined) return maxPollMs;
 	return Math.min(maxPollMs, Math.max(hostBudgetMs / 2, hostBudgetMs - AFTER_READS_MS));
+}
+
+/** Saved workflows of versions 1 and 2 keep the round robin they were built with. */
+export function defaultReadPriority(typeVersion: number): ReadPriority {
+	return typeVersion < 3 ? 'rotate' : 'activeFirst';
+}
+
+function toReadPriority(value: unknown): Check<ReadPriority> {
+	if (value === 'rotate' || value === 'activeFirst') return { ok: true, value };
+	return { ok: false, problem: `must be "rotate" or "activeFirst" (got ${JSON.stringify(value)})` };
 }
 
 type Parameter = <T>(name: string, fallback: T) => T;

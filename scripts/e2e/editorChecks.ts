@@ -298,6 +298,15 @@ export async function checkUneditedJsonPatch(context: CheckContext): Promise<str
 }
 
 const FLEET_TRIGGER = 'Fleet trigger';
+const PRIORITY_TRIGGER = 'Fleet under a budget';
+
+/** A workflow of one trigger node with the sandbox's credential; its id. */
+async function triggerAlone(context: CheckContext, workflowName: string, node: { id: string; name: string; typeVersion: number; parameters: Record<string, unknown> }): Promise<string> {
+	return await context.editor.createWorkflow({
+		...manualWorkflow(workflowName, []),
+		nodes: [{ ...node, type: `${PACKAGE_NAME}.satelliteTrackingTrigger`, position: [0, 0], credentials: { [CREDENTIAL_TYPE]: context.credential } }],
+	});
+}
 
 /**
  * The fleet events' settings as a user meets them: with Idling alone, Moving Speed and Idle Minutes
@@ -306,21 +315,8 @@ const FLEET_TRIGGER = 'Fleet trigger';
  * some of its events only, which n8n's editor decides from the description as sent.
  */
 export async function checkFleetEventSettings(context: CheckContext): Promise<string[]> {
-	const { editor, credential } = context;
-	const workflowId = await editor.createWorkflow({
-		...manualWorkflow('Fleet event settings', []),
-		nodes: [
-			{
-				id: '5f1e2d3c-4b5a-4697-8877-665544330005',
-				name: FLEET_TRIGGER,
-				type: `${PACKAGE_NAME}.satelliteTrackingTrigger`,
-				typeVersion: 2,
-				position: [0, 0],
-				parameters: { events: ['idling'] },
-				credentials: { [CREDENTIAL_TYPE]: credential },
-			},
-		],
-	});
+	const { editor } = context;
+	const workflowId = await triggerAlone(context, 'Fleet event settings', { id: '5f1e2d3c-4b5a-4697-8877-665544330005', name: FLEET_TRIGGER, typeVersion: 2, parameters: { events: ['idling'] } });
 	return await inBrowser(context, 'the fleet events show the settings they use', async (page, problems) => {
 		const ndv = await openNodePanel(page, editor.base, workflowId, FLEET_TRIGGER);
 		const shown = async (names: string[]) => {
@@ -375,6 +371,31 @@ export async function checkGeofenceIssue(context: CheckContext): Promise<string[
 }
 
 /**
+ * Read Priority and Max Stale Minutes (issue 50) as a version-3 trigger shows them under Request
+ * Settings: both inputs render, the choice reads "Active First", the minutes 14.
+ */
+export async function checkReadPrioritySettings(context: CheckContext): Promise<string[]> {
+	const { editor } = context;
+	const workflowId = await triggerAlone(context, 'Read priority settings', {
+		id: '5f1e2d3c-4b5a-4697-8877-665544330050',
+		name: PRIORITY_TRIGGER,
+		typeVersion: 3,
+		parameters: { events: ['locationUpdated'], requestSettings: { maxRequestsPerPoll: 100, readPriority: 'activeFirst', maxStaleMinutes: 14 } },
+	});
+	return await inBrowser(context, 'Read Priority and Max Stale Minutes show under Request Settings', async (page, problems) => {
+		const ndv = await openNodePanel(page, editor.base, workflowId, PRIORITY_TRIGGER);
+		const priority = ndv.locator('[data-test-id="parameter-input-readPriority"]').first();
+		await priority.waitFor({ state: 'visible', timeout: SHOWN_WITHIN_MS });
+		const chosen = await priority.locator('input').first().inputValue();
+		if (chosen !== 'Active First') problems.push(`Read Priority shows "${chosen}", expected "Active First"`);
+		const minutes = ndv.locator('[data-test-id="parameter-input-maxStaleMinutes"]').first();
+		await minutes.waitFor({ state: 'visible', timeout: SHOWN_WITHIN_MS });
+		const value = await minutes.locator('input').first().inputValue();
+		if (value !== '14') problems.push(`Max Stale Minutes shows "${value}", expected "14"`);
+	});
+}
+
+/**
  * What every check gets: the running editor, the browser signed in to it and its tab the checks
  * share, the sandbox behind it and its credential.
  */
@@ -400,7 +421,7 @@ export async function runEditorChecks(context: Omit<CheckContext, 'shotDir' | 'b
 	const full: CheckContext = { ...rest, browser, tab: { page: browser.page }, shotDir: context.shotDir ?? os.tmpdir() };
 	const problems: string[] = [];
 	try {
-		for (const check of [checkEventsChangeKeepsSettings, checkFleetEventSettings, checkGeofenceIssue, checkNodesPanelSearch, checkUneditedJsonPatch, checkCredentialDialog]) {
+		for (const check of [checkEventsChangeKeepsSettings, checkFleetEventSettings, checkGeofenceIssue, checkReadPrioritySettings, checkNodesPanelSearch, checkUneditedJsonPatch, checkCredentialDialog]) {
 			problems.push(...(await check(full)));
 		}
 	} finally {

@@ -34,9 +34,9 @@ interface Workflow {
 const outdated = (workflow: Workflow) =>
 	workflow.nodes.filter((node) => node.type in CURRENT && node.typeVersion !== CURRENT[node.type]).map((node) => `${node.name} v${node.typeVersion}`);
 
-test('the action node is at version 2.2 and the trigger at 2, which these checks expect to find', () => {
+test('the action node is at version 2.2 and the trigger at 3, which these checks expect to find', () => {
 	expect(CURRENT[`${PACKAGE}.satelliteTracking`]).toBe(2.2);
-	expect(CURRENT[`${PACKAGE}.satelliteTrackingTrigger`]).toBe(2);
+	expect(CURRENT[`${PACKAGE}.satelliteTrackingTrigger`]).toBe(3);
 });
 
 test('the `npm run dev` starter workflow uses the current versions', () => {

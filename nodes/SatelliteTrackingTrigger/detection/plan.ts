@@ -1,10 +1,12 @@
 /**
  * What one poll reads, within the request budget: devices whose last read failed first (up to half
  * the budget, rounded down, so broken devices cannot starve the rest and a budget of one is pure
- * round robin), then round robin from where the previous poll stopped. Pure.
+ * round robin), then round robin from where the previous poll stopped, or under Read Priority
+ * activeFirst, the order of priority.ts. Pure.
  */
 import { DAY_MS, dayOf, dayRange, nextDay } from '../../shared/zonedDay';
 import { FUTURE_TOLERANCE_MS, LATE_FIX_WINDOW_MS } from './fixes';
+import { pickByPriority, type PrioritySettings } from './priority';
 import type { DeviceState, TriggerState } from './types';
 import { parseServiceTime } from '../../shared/validation';
 
@@ -44,11 +46,13 @@ export interface ReadPlan {
 	rotation: string[];
 	/** Every listed device is read this poll. */
 	complete: boolean;
+	/** activeFirst: devices already unread longer than Max Stale Minutes that this poll cannot read either. */
+	overdue?: number;
 }
 
 /**
  * `deviceIds` sorted; `maxReads` (devices, not requests) Infinity for no budget; `timeZone` when
- * the devices' notifications are counted too.
+ * the devices' notifications are counted too; `priority` absent for rotate.
  */
 export function planReads(
 	deviceIds: string[],
@@ -57,17 +61,33 @@ export function planReads(
 	maxReads: number,
 	now: Date,
 	timeZone?: string,
+	priority?: PrioritySettings,
 ): ReadPlan {
 	const { retried, rotation } = pickDevices(deviceIds, state.cursor, state.retry ?? [], maxReads);
+	const retrying = new Set(retried);
+	// A budget that covers the fleet reads every device in either order: the same reads, the same events.
+	const ranked =
+		priority?.readPriority === 'activeFirst' && deviceIds.length > maxReads
+			? pickByPriority(
+					deviceIds.filter((id) => !retrying.has(id)),
+					state,
+					maxReads - retried.length,
+					now,
+					priority.maxStaleMs,
+				)
+			: undefined;
+	// Not a round robin: with no rotation, the cursor stays where rotate left it (nextCursor).
+	const inTurn = ranked === undefined ? rotation : [];
+	const chosen = [...retried, ...(ranked?.picked ?? inTurn)];
 	// Range reads end a day ahead of the poll, as far as a fix may plausibly be dated: a device whose
 	// clock runs hours ahead is read up to its newest fix, not held back until real time catches up.
 	// Formatted once per poll, not per device (bench P3).
 	const to = new Date(now.getTime() + FUTURE_TOLERANCE_MS).toISOString();
-	const reads = [...retried, ...rotation].map((deviceId): FixRead => {
+	const reads = chosen.map((deviceId): FixRead => {
 		const read = fixRead(deviceId, state, mode, now, to);
 		return timeZone === undefined ? read : { ...read, days: daysToCount(state.devices[deviceId], now, timeZone) };
 	});
-	return { reads, rotation, complete: reads.length === deviceIds.length };
+	return { reads, rotation: inTurn, complete: reads.length === deviceIds.length, ...(ranked && { overdue: ranked.overdue }) };
 }
 
 /**

@@ -122,6 +122,9 @@ export interface DeviceState {
 	 * that date is no longer ahead.
 	 */
 	ahead?: string;
+	/** Read Priority activeFirst: when the device was last read (Unix seconds), and whether that read showed it moving (priority.ts). */
+	readAt?: number;
+	moving?: true;
 }
 
 export const STATE_VERSION = 1;
@@ -140,6 +143,8 @@ export interface TriggerState {
 	started?: true;
 	/** Devices listed by the first poll but not read yet (budget, failure): still a silent baseline when read. */
 	baselinePending?: string[];
+	/** Read Priority activeFirst: when the last poll read (Unix seconds), the gap the next poll is expected after. */
+	polledAt?: number;
 }
 
 /** Tags: valueCrossed rules may be scoped to the devices of a tag. */

@@ -86,3 +86,69 @@ describe('a service that quotes the request back in its 400 answer', () => {
 		}
 	});
 });
+
+describe('a service that quotes the password back as other software writes it', () => {
+	const ctx = useSandbox();
+	let front: Front;
+	let engine: Engine;
+	let userId: string;
+
+	// Not ASCII, with spaces: a form writes it `Gr%C3%BC%C3%9Fe+an+Oma+%F0%9F%99%82`.
+	const UNICODE_PASSWORD = 'Grüße an Oma 🙂';
+	// Five characters: too short to take out wherever it stands, quoted as a message quotes a value.
+	const SHORT_PASSWORD = 'Ab1!x';
+	// An Update sends a JSON Patch: the operation on /password carries it.
+	const passwordSent = (request: { body: string }) =>
+		(JSON.parse(request.body) as Array<{ path: string; value: string }>).find((operation) => operation.path === '/password')?.value;
+	const formEncoded = (request: { body: string }) => new URLSearchParams(JSON.parse(request.body) as Record<string, string>).toString();
+
+	beforeAll(async () => {
+		front = await startFront(ctx.sandbox.url);
+		engine = new Engine({ baseUrl: front.url, userName: DEMO_USER_NAME, apiKey: DEMO_API_KEY });
+		userId = ctx.sandbox.store.createUser({ ...person('encoded.existing@example.com'), password: 'old-secret' }).id;
+		front.rules.push(
+			{ method: 'POST', path: '/api/users', answer: { status: 400, error: (request) => `Refused: ${formEncoded(request)}` } },
+			{
+				method: 'PATCH',
+				path: `/api/users/${userId}`,
+				answer: { status: 400, error: (request) => `The password '${passwordSent(request)}' is too short` },
+			},
+		);
+		secretWatch.captureLogs();
+		secretWatch.watchSandbox(ctx.sandbox);
+		for (const secret of [UNICODE_PASSWORD, encodeURIComponent(UNICODE_PASSWORD), 'Gr%C3%BC%C3%9Fe+an+Oma', SHORT_PASSWORD]) secretWatch.addSecret(secret);
+	});
+	afterAll(() => front.close());
+
+	it('User Create, the body quoted form-encoded (UTF-8 percent-encoding, + for a space): no password in any error, item, run data or log', async () => {
+		const create = { resource: 'user', operation: 'create', ...person('encoded.create@example.com'), additionalFields: { password: UNICODE_PASSWORD } };
+
+		const leaksBefore = secretWatch.leaks.length;
+		const continued = await engine.runNode(create, { items: [{}], continueOnFail: true });
+		const stopped = await engine.runNode(create);
+		secretWatch.scanRun('form-encoded continued', continued);
+		secretWatch.scanRun('form-encoded stopped', stopped);
+		secretWatch.scanLogs();
+
+		expect(secretWatch.leaks.slice(leaksBefore)).toEqual([]);
+		for (const message of [continued.items[0].json.error, stopped.error?.message]) {
+			expect(message).toMatch(/^The tracking API answered 400: Refused: .*&password=\[redacted\]/);
+		}
+	});
+
+	it('User Update with a five-character password the service quotes in its message: taken out, with and without Continue On Fail', async () => {
+		const update = { resource: 'user', operation: 'update', userId: byId(userId), updateFields: { password: SHORT_PASSWORD } };
+
+		const leaksBefore = secretWatch.leaks.length;
+		const continued = await engine.runNode(update, { items: [{}], continueOnFail: true });
+		const stopped = await engine.runNode(update);
+		secretWatch.scanRun('short continued', continued);
+		secretWatch.scanRun('short stopped', stopped);
+		secretWatch.scanLogs();
+
+		expect(secretWatch.leaks.slice(leaksBefore)).toEqual([]);
+		for (const message of [continued.items[0].json.error, stopped.error?.message]) {
+			expect(message).toBe("The tracking API answered 400: The password '[redacted]' is too short");
+		}
+	});
+});

@@ -53,6 +53,11 @@ describe('a service that quotes the request back in its 400 answer', () => {
 			{ resource: 'user', operation: 'update', userId: byId('placeholder'), patchMode: 'jsonPatch', jsonPatch: JSON.stringify([{ op: 'replace', path: '/password', value: PASSWORD }]) },
 			[{}, {}],
 		],
+		[
+			'User Update, JSON Patch by hand, the field named in another case (as ASP.NET reads it)',
+			{ resource: 'user', operation: 'update', userId: byId('placeholder'), patchMode: 'jsonPatch', jsonPatch: JSON.stringify([{ op: 'add', path: '/Password', value: PASSWORD }]) },
+			[{}, {}],
+		],
 		['User Upsert (new users)', { resource: 'user', operation: 'upsert', ...fromRow, additionalFields: { password: PASSWORD } }, [person('quoted.upsert1@example.com'), person('quoted.upsert2@example.com')]],
 		[
 			'User Sync (joiners)',

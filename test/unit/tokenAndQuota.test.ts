@@ -126,6 +126,8 @@ describe('redaction', () => {
 	it('finds the passwords a request body sets, as fields or by JSON Patch', () => {
 		expect(suppliedSecrets({ name: 'A', password: 'p-1', tags: { password: 'p-2' } })).toEqual(['p-1', 'p-2']);
 		expect(suppliedSecrets([{ op: 'replace', path: '/password', value: 'p-3' }, { op: 'replace', path: '/name', value: 'B' }])).toEqual(['p-3']);
+		// ASP.NET reads property names and JSON Patch paths in any case.
+		expect(suppliedSecrets([{ op: 'add', path: '/PASSWORD', value: 'p-4' }, { Password: 'p-5' }])).toEqual(['p-4', 'p-5']);
 		expect(suppliedSecrets({ password: '' })).toEqual([]);
 		expect(suppliedSecrets(undefined)).toEqual([]);
 	});

@@ -8,7 +8,10 @@ export const REDACTED = '[redacted]';
 const BEARER = /(Bearer\s+)[A-Za-z0-9\-._~+/]+=*/gi;
 
 /** The fields a user writes a secret into: a password. */
-const SECRET_FIELDS = new Set<string>(USER_WRITE_ONLY_FIELDS);
+const SECRET_FIELDS = new Set<string>(USER_WRITE_ONLY_FIELDS.map((field) => field.toLowerCase()));
+
+/** The vendor (ASP.NET) reads a property name or JSON Patch path in any case: `/Password` sets the password too. */
+const isSecretField = (name: string) => SECRET_FIELDS.has(name.toLowerCase());
 
 /** How deep a request body is searched: a user, a list of patch operations, with room to spare. */
 const MAX_DEPTH = 4;
@@ -22,9 +25,9 @@ export function suppliedSecrets(body: unknown, depth = 0): string[] {
 	if (Array.isArray(body)) return body.flatMap((entry) => suppliedSecrets(entry, depth + 1));
 	const found: string[] = [];
 	const { path, value } = body as { path?: unknown; value?: unknown };
-	if (typeof path === 'string' && SECRET_FIELDS.has(path.replace(/^\//, '')) && typeof value === 'string') found.push(value);
+	if (typeof path === 'string' && isSecretField(path.replace(/^\//, '')) && typeof value === 'string') found.push(value);
 	for (const [key, field] of Object.entries(body)) {
-		if (SECRET_FIELDS.has(key)) {
+		if (isSecretField(key)) {
 			if (typeof field === 'string') found.push(field);
 		} else {
 			found.push(...suppliedSecrets(field, depth + 1));

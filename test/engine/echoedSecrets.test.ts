@@ -21,6 +21,22 @@ const fromRow = { name: '={{ $json.name }}', email: '={{ $json.email }}', countr
 
 const person = (email: string) => ({ name: 'Quoted Person', email, country: 'DE', timeZone: 'Europe/Berlin' });
 
+/**
+ * Runs the node on `items` with Continue On Fail and without, scanning everything each run shows
+ * (items, the error, run data, n8n's log): the leaks found, and every error message (each error
+ * item's, then the stopping error's).
+ */
+async function runBothWays(engine: Engine, name: string, parameters: INodeParameters, items: IDataObject[]) {
+	const leaksBefore = secretWatch.leaks.length;
+	const continued = await engine.runNode(parameters, { items, continueOnFail: true });
+	const stopped = await engine.runNode(parameters, { items });
+	secretWatch.scanRun(`${name} continued`, continued);
+	secretWatch.scanRun(`${name} stopped`, stopped);
+	secretWatch.scanLogs();
+	const errorItems = continued.items.filter((output) => output.json.error !== undefined);
+	return { leaks: secretWatch.leaks.slice(leaksBefore), errorItems, messages: [...errorItems.map((output) => String(output.json.error)), stopped.error?.message] };
+}
+
 describe('a service that quotes the request back in its 400 answer', () => {
 	const ctx = useSandbox();
 	let front: Front;
@@ -76,17 +92,11 @@ describe('a service that quotes the request back in its 400 answer', () => {
 	it.each(cases)('%s: the error says what the service answered, with no secret in it, with and without Continue On Fail', async (name, parameters, items) => {
 		const withUser = JSON.parse(JSON.stringify(parameters).replace('"placeholder"', JSON.stringify(userId))) as INodeParameters;
 
-		const leaksBefore = secretWatch.leaks.length;
-		const continued = await engine.runNode(withUser, { items, continueOnFail: true });
-		const stopped = await engine.runNode(withUser, { items });
-		secretWatch.scanRun(`${name} continued`, continued);
-		secretWatch.scanRun(`${name} stopped`, stopped);
-		secretWatch.scanLogs();
+		const { leaks, errorItems, messages } = await runBothWays(engine, name, withUser, items);
 
-		expect(secretWatch.leaks.slice(leaksBefore)).toEqual([]);
-		const errorItems = continued.items.filter((output) => output.json.error !== undefined);
+		expect(leaks).toEqual([]);
 		expect(errorItems).toHaveLength(2);
-		for (const message of [...errorItems.map((output) => String(output.json.error)), stopped.error?.message]) {
+		for (const message of messages) {
 			expect(message).toMatch(/^The tracking API answered 400: Bad request: \{"headers":.*"authorization":"Bearer \[redacted\]".*"body":.*\[redacted\]/);
 		}
 	});
@@ -128,15 +138,11 @@ describe('a service that quotes the password back as other software writes it', 
 	it('User Create, the body quoted form-encoded (UTF-8 percent-encoding, + for a space): no password in any error, item, run data or log', async () => {
 		const create = { resource: 'user', operation: 'create', ...person('encoded.create@example.com'), additionalFields: { password: UNICODE_PASSWORD } };
 
-		const leaksBefore = secretWatch.leaks.length;
-		const continued = await engine.runNode(create, { items: [{}], continueOnFail: true });
-		const stopped = await engine.runNode(create);
-		secretWatch.scanRun('form-encoded continued', continued);
-		secretWatch.scanRun('form-encoded stopped', stopped);
-		secretWatch.scanLogs();
+		const { leaks, errorItems, messages } = await runBothWays(engine, 'form-encoded', create, [{}]);
 
-		expect(secretWatch.leaks.slice(leaksBefore)).toEqual([]);
-		for (const message of [continued.items[0].json.error, stopped.error?.message]) {
+		expect(leaks).toEqual([]);
+		expect(errorItems).toHaveLength(1);
+		for (const message of messages) {
 			expect(message).toMatch(/^The tracking API answered 400: Refused: .*&password=\[redacted\]/);
 		}
 	});
@@ -144,15 +150,11 @@ describe('a service that quotes the password back as other software writes it', 
 	it('User Update with a five-character password the service quotes in its message: taken out, with and without Continue On Fail', async () => {
 		const update = { resource: 'user', operation: 'update', userId: byId(userId), updateFields: { password: SHORT_PASSWORD } };
 
-		const leaksBefore = secretWatch.leaks.length;
-		const continued = await engine.runNode(update, { items: [{}], continueOnFail: true });
-		const stopped = await engine.runNode(update);
-		secretWatch.scanRun('short continued', continued);
-		secretWatch.scanRun('short stopped', stopped);
-		secretWatch.scanLogs();
+		const { leaks, errorItems, messages } = await runBothWays(engine, 'short', update, [{}]);
 
-		expect(secretWatch.leaks.slice(leaksBefore)).toEqual([]);
-		for (const message of [continued.items[0].json.error, stopped.error?.message]) {
+		expect(leaks).toEqual([]);
+		expect(errorItems).toHaveLength(1);
+		for (const message of messages) {
 			expect(message).toBe("The tracking API answered 400: The password '[redacted]' is too short");
 		}
 	});

@@ -111,6 +111,17 @@ describe('a redirect takes nothing to another origin', () => {
 		expect(tested).toEqual({ status: 'Error', message: `The token request was answered 308, redirecting to ${otherHost.url}${TOKEN_PATH}: not followed` });
 	});
 
+	it("the credential dialog's Test of a token exchange redirected to an address quoting the key: the key is not shown", async () => {
+		front.rules.push({ method: 'POST', path: TOKEN_PATH, answer: { redirect: 307, location: `/login/${DEMO_API_KEY}/token` } });
+
+		const tested = await engine.testCredential({ baseUrl: front.url, userName: DEMO_USER_NAME, apiKey: DEMO_API_KEY });
+		const run = await engine.runNode(getDevice);
+
+		const expected = `The token request was answered 307, redirecting to ${front.url}/login/[redacted]/token: not followed`;
+		expect(tested).toEqual({ status: 'Error', message: expected });
+		expect(run.error?.message).toBe(expected);
+	});
+
 	it("the credential dialog's Test: its call with the token, redirected, goes nowhere else", async () => {
 		front.rules.push({ method: 'GET', path: '/api/groups', answer: { redirect: 307, location: `${otherHost.url}/api/groups` } });
 

@@ -16,8 +16,11 @@ export interface ReceivedRequest {
 	body: string;
 }
 
-/** How the front answers one route instead of the sandbox. */
-export type FrontAnswer = { redirect: number; location: string } | 'quoteRequest';
+/**
+ * How the front answers one route instead of the sandbox: a redirect, a 400 quoting the whole
+ * request as JSON, or an error whose text it writes from the request (as other encoders quote it).
+ */
+export type FrontAnswer = { redirect: number; location: string } | 'quoteRequest' | { status: number; error: (request: ReceivedRequest) => string };
 
 export interface FrontRule {
 	method: string;
@@ -99,8 +102,13 @@ export async function startFront(sandboxUrl: string, options: ServerOptions = {}
 			sendJson(response, 400, { success: false, error: `Bad request: ${JSON.stringify({ headers: request.headers, body: request.body })}` });
 			return;
 		}
-		if (rule) {
-			response.writeHead(rule.answer.redirect, { location: rule.answer.location, 'content-type': 'application/json' });
+		const answer = rule?.answer;
+		if (typeof answer === 'object' && 'error' in answer) {
+			sendJson(response, answer.status, { success: false, error: answer.error(request) });
+			return;
+		}
+		if (typeof answer === 'object') {
+			response.writeHead(answer.redirect, { location: answer.location, 'content-type': 'application/json' });
 			response.end(JSON.stringify({ success: false, error: 'Moved' }));
 			return;
 		}

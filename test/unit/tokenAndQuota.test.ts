@@ -1,5 +1,6 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { runInNewContext } from 'node:vm';
 
 import type { IHttpRequestOptions, INode } from 'n8n-workflow';
 
@@ -10,7 +11,7 @@ import { readRequestSettings } from '../../nodes/shared/requestSettings';
 import { describeNetworkFailure, displayUrl } from '../../nodes/shared/transport/network';
 import { systemClock } from '../../nodes/shared/transport/clock';
 import { AccountQuota, quotaForAccount, RequestPacer, trackedAccounts } from '../../nodes/shared/transport/pacer';
-import { redact, redactTexts, suppliedSecrets } from '../../nodes/shared/transport/redact';
+import { REDACTED, redact, redactTexts, suppliedSecrets } from '../../nodes/shared/transport/redact';
 import { credentialFingerprint, localExpiry } from '../../nodes/shared/transport/token';
 import { fakeClock, fakeDateFrom } from '../support/clock';
 
@@ -97,9 +98,36 @@ describe('redaction', () => {
 		expect(redact('"Key\\uD83D\\uDE00Lock9" "Key\u{1F600}Lock9"', ['Key\u{1F600}Lock9'])).toBe('"[redacted]" "[redacted]"');
 	});
 
+	it('takes a secret out percent-encoded as UTF-8, and with spaces written as + (forms, query strings)', () => {
+		const password = 'Grüße an Oma 🙂';
+		const form = new URLSearchParams({ password, name: 'A' }).toString();
+		expect(redact(`Bad request: ${form}`, [password])).toBe('Bad request: password=[redacted]&name=A');
+		expect(redact(`Bad request: ${encodeURIComponent(password).replace(/%[0-9A-F]{2}/g, (byte) => byte.toLowerCase())}`, [password])).toBe('Bad request: [redacted]');
+	});
+
+	it('takes a short secret out wherever it stands quoted or as a form value, never out of a word', () => {
+		expect(redact("The password 'Ab1!x' is too short", ['Ab1!x'])).toBe("The password '[redacted]' is too short");
+		expect(redact('password=Ab1!x&name=A; again: password=Ab1!x', ['Ab1!x'])).toBe('password=[redacted]&name=A; again: password=[redacted]');
+		expect(redact('The password Ab1!xy and Ab1!x2', ['Ab1!x'])).toBe('The password Ab1!xy and Ab1!x2');
+	});
+
+	// A secret can hold backslashes, and a service can answer anything: the search must stay linear.
+	// Run under a watchdog, so that a search that backtracks without end fails the test instead of hanging it.
+	it.each([
+		['backslashes', '\\'.repeat(12) + '!', '\\'.repeat(3000) + 'y'],
+		['backslashes between signs', '\\!'.repeat(12) + '?', '\\\\\\\\!'.repeat(1000) + 'y'],
+		['a short one', '\\\\\\!', `"${'\\'.repeat(3000)}y"`],
+	])('takes no time to speak of on any answer, whatever the secret (%s)', (_name, secret, answer) => {
+		const redacted = runInNewContext('redact(answer, [secret])', { redact, answer, secret }, { timeout: 2000 }) as string;
+		expect(redacted).toBe(answer);
+		expect(redact(JSON.stringify(JSON.stringify({ secret })), [secret])).toBe(JSON.stringify(JSON.stringify({ secret: REDACTED })));
+	});
+
 	it('finds the passwords a request body sets, as fields or by JSON Patch', () => {
 		expect(suppliedSecrets({ name: 'A', password: 'p-1', tags: { password: 'p-2' } })).toEqual(['p-1', 'p-2']);
 		expect(suppliedSecrets([{ op: 'replace', path: '/password', value: 'p-3' }, { op: 'replace', path: '/name', value: 'B' }])).toEqual(['p-3']);
+		// ASP.NET reads property names and JSON Patch paths in any case.
+		expect(suppliedSecrets([{ op: 'add', path: '/PASSWORD', value: 'p-4' }, { Password: 'p-5' }])).toEqual(['p-4', 'p-5']);
 		expect(suppliedSecrets({ password: '' })).toEqual([]);
 		expect(suppliedSecrets(undefined)).toEqual([]);
 	});

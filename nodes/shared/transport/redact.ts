@@ -7,11 +7,11 @@ export const REDACTED = '[redacted]';
 // A bearer credential quoted back by the service, whoever issued it.
 const BEARER = /(Bearer\s+)[A-Za-z0-9\-._~+/]+=*/gi;
 
-/** Shorter values are taken out only where they stand quoted: bare, they would blank out ordinary words. */
-const MIN_BARE_LENGTH = 6;
-
 /** The fields a user writes a secret into: a password. */
-const SECRET_FIELDS = new Set<string>(USER_WRITE_ONLY_FIELDS);
+const SECRET_FIELDS = new Set<string>(USER_WRITE_ONLY_FIELDS.map((field) => field.toLowerCase()));
+
+/** The vendor (ASP.NET) reads a property name or JSON Patch path in any case: `/Password` sets the password too. */
+const isSecretField = (name: string) => SECRET_FIELDS.has(name.toLowerCase());
 
 /** How deep a request body is searched: a user, a list of patch operations, with room to spare. */
 const MAX_DEPTH = 4;
@@ -25,9 +25,9 @@ export function suppliedSecrets(body: unknown, depth = 0): string[] {
 	if (Array.isArray(body)) return body.flatMap((entry) => suppliedSecrets(entry, depth + 1));
 	const found: string[] = [];
 	const { path, value } = body as { path?: unknown; value?: unknown };
-	if (typeof path === 'string' && SECRET_FIELDS.has(path.replace(/^\//, '')) && typeof value === 'string') found.push(value);
+	if (typeof path === 'string' && isSecretField(path.replace(/^\//, '')) && typeof value === 'string') found.push(value);
 	for (const [key, field] of Object.entries(body)) {
-		if (SECRET_FIELDS.has(key)) {
+		if (isSecretField(key)) {
 			if (typeof field === 'string') found.push(field);
 		} else {
 			found.push(...suppliedSecrets(field, depth + 1));
@@ -36,41 +36,69 @@ export function suppliedSecrets(body: unknown, depth = 0): string[] {
 	return found.filter((secret) => secret !== '');
 }
 
-/** The backslashes before a character JSON-quoted three times over; bounded, so no text makes matching slow. */
-const MAX_ESCAPES = 7;
-
-const JSON_SHORT_ESCAPES: Record<string, string> = { '\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't' };
+/** How many times over a text may have been JSON-quoted (a body, quoted in a message, quoted in an answer). */
+const MAX_QUOTING = 3;
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 
-/** A hexadecimal number of `digits` digits, in either case. */
-function hexPattern(value: number, digits: number): string {
-	return [...value.toString(16).padStart(digits, '0')].map((digit) => (/[a-f]/.test(digit) ? `[${digit}${digit.toUpperCase()}]` : digit)).join('');
+/** A JSON string's content for `text`, as JSON.stringify writes it: one more level of quoting. */
+const quoted = (text: string) => JSON.stringify(text).slice(1, -1);
+
+/** `text` as \u escapes of its UTF-16 units, hexadecimal in lower or upper case (Python, .NET). */
+function unicodeEscapes(text: string): string[] {
+	const escaped = text
+		.split('')
+		.map((unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`)
+		.join('');
+	return [escaped, escaped.toUpperCase().replace(/\\U/g, '\\u')];
+}
+
+/** `char` percent-encoded as UTF-8, in either case, and a space as a form writes it. */
+function percentEncodings(char: string): string[] {
+	const encoded = [...Buffer.from(char, 'utf8')].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
+	return [encoded, encoded.toUpperCase(), ...(char === ' ' ? ['+'] : [])];
 }
 
 /**
- * One UTF-16 unit of a secret as a service may quote it back: itself, escaped by one or more levels
- * of JSON quoting (`\"`, `\\\"`, `\n`), as a `\u` escape (what .NET's and Python's JSON encoders
- * write for `+`, `&`, `'`, `"` and anything not ASCII), or percent-encoded.
+ * Every way one character of a secret may stand in a text quoted `level` times over: itself as
+ * JSON.stringify escapes it, or, from any level on, a \u escape (what .NET's and Python's
+ * encoders write for +, &, ', " and anything not ASCII) or \/ (PHP) quoted plainly from there;
+ * and percent-encoded. Each form is an exact text, and no two start alike but for their length:
+ * so the search never backtracks over a run of backslashes, whatever the secret and the answer.
  */
-function unitPattern(unit: string): string {
-	if (/[A-Za-z0-9]/.test(unit)) return unit;
-	const code = unit.charCodeAt(0);
-	const forms = [`\\\\{0,${MAX_ESCAPES}}${escapeRegExp(unit)}`, `\\\\{1,${MAX_ESCAPES}}u${hexPattern(code, 4)}`];
-	if (JSON_SHORT_ESCAPES[unit] !== undefined) forms.push(`\\\\{1,${MAX_ESCAPES}}${JSON_SHORT_ESCAPES[unit]}`);
-	if (code < 0x80) forms.push(`%${hexPattern(code, 2)}`);
-	return `(?:${forms.join('|')})`;
+function charForms(char: string, level: number): string[] {
+	if (/^[A-Za-z0-9]$/.test(char)) return [char];
+	let forms = [char];
+	for (let depth = 1; depth <= level; depth++) {
+		forms = [...forms.map(quoted), ...unicodeEscapes(char), ...(char === '/' ? ['\\/'] : [])];
+	}
+	return [...new Set([...forms, ...percentEncodings(char)])];
 }
 
+/** A secret as a text quoted `level` times over, character by character, writes it. */
+function quotedSecretPattern(secret: string, level: number): string {
+	return Array.from(secret, (char) => {
+		const forms = charForms(char, level);
+		return forms.length === 1 ? escapeRegExp(forms[0]) : `(?:${forms.map(escapeRegExp).join('|')})`;
+	}).join('');
+}
+
+/** Shorter values are taken out only where they stand as a value: bare, they would blank out ordinary words. */
+const MIN_BARE_LENGTH = 6;
+
+/** What opens a value: a quote (however escaped or encoded) or a form field's `=`. */
+const OPENS_VALUE = "(?<=[\"'`=]|\\\\u002[27]|%2[27])";
+/** What closes it: a quote (however escaped or encoded), the next form field, or the end of the text. */
+const CLOSES_VALUE = "(?=\\\\*[\"'`]|\\\\+u002[27]|%2[27]|&|$)";
+
 /**
- * What finds a secret in a text, however it was quoted. A short one is found only where it stands
- * as a JSON string (its closing quote escaped too, in a quoted body inside a quoted text): bare, it
- * would blank out ordinary words.
+ * What finds a secret in a text, however many times quoted. A short one is found only where it
+ * stands as a value (quoted, or a form field's): bare, it would blank out ordinary words.
  */
 function secretPattern(secret: string): RegExp {
-	// UTF-16 units, as JSON's \u escapes count them.
-	const units = secret.split('').map(unitPattern).join('');
-	return new RegExp(secret.length >= MIN_BARE_LENGTH ? units : `(?<=")${units}(?=\\\\*")`, 'g');
+	const levels = [...new Set(Array.from({ length: MAX_QUOTING + 1 }, (_, level) => quotedSecretPattern(secret, level)))];
+	const anyLevel = `(?:${levels.join('|')})`;
+	return new RegExp(secret.length >= MIN_BARE_LENGTH ? anyLevel : `${OPENS_VALUE}${anyLevel}${CLOSES_VALUE}`, 'g');
 }
 
 function secretPatterns(secrets: ReadonlyArray<unknown>): RegExp[] {

@@ -192,7 +192,8 @@ export async function requestToken(
 
 	const { statusCode } = response;
 	const redirectedTo = redirectTarget(statusCode, response.headers, url);
-	if (redirectedTo !== undefined) throw new TokenRedirectError(statusCode, redirectedTo);
+	// The Location is the service's text: it may quote the key (the credential's Test shows it as is).
+	if (redirectedTo !== undefined) throw new TokenRedirectError(statusCode, redact(redirectedTo, [body.apiKey]));
 	if (statusCode === 429 || statusCode >= 500) {
 		throw new TokenUnavailableError(statusCode, parseRetryAfter(response.headers?.['retry-after'], receivedAt));
 	}

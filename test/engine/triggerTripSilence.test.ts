@@ -90,6 +90,20 @@ describe('a silence ends a trip through n8n (issue 46.6)', () => {
 		});
 	});
 
+	it('a tracker whose clock runs behind (or whose fixes reach the service late) gets one Trip Ended, for the trip Get Trips gives, not one per poll behind', async () => {
+		// Every fix reaches the service 2 hours after its time (the device's zone taken for UTC, or a
+		// queue): by the poll's clock alone the device looks silent for 2 hours at every poll.
+		const day = [...parked(0, 10, 0), ...drive(9, 30, 0), ...parked(40, 20, 20)];
+		const behind = day.map((planned) => ({ ...planned, arrives: planned.arrives + 120 * MINUTE }));
+		await withTriggerSandbox({}, async (h) => {
+			const polls = await play(h, behind, 3, 200);
+			const ended = endedIn(polls);
+			const trips = await getTrips(h, 200);
+			expect(trips).toHaveLength(1);
+			expect(ended.map((event) => event.trip)).toEqual(trips);
+		});
+	});
+
 	it('ends a trip out of coverage after Silence Ends Trip; fixes buffered inside the silence arriving later report no second or phantom Trip Ended', async () => {
 		// Drives 30 minutes and loses coverage; the tracker buffers 80 minutes of driving and parking and
 		// uploads them when coverage returns at minute 150. A second trip follows, uploaded as it goes.

@@ -32,6 +32,11 @@ declare module '../types' {
 		 * back to it, and the trip, already reported ended, is not reported ended again.
 		 */
 		beforeSilence?: { trips?: SegmenterState; ended: string };
+		/**
+		 * tripStarted, tripEnded: the poll that fetched the segmenter's last fix when that fix was already
+		 * Min Stop Minutes old (a clock behind, a queue on the device): the silence is measured from then.
+		 */
+		tripsHeard?: string;
 		/** idling: when the current idling period began (the fix's `dateTime`), or '' once it has been reported. */
 		idleSince?: string;
 	}
@@ -96,7 +101,10 @@ export const trips: Detector = {
 		const watchesTrips = TRIP_EVENTS.some((kind) => settings.events.includes(kind));
 		const trips = watchesTrips ? tripEvents(observation, previous, config) : { events: [] };
 		const idling = settings.idleMinutes === undefined ? { events: [], since: undefined } : idlingEvents(observation, previous.idleSince, config.movingSpeed, settings.idleMinutes);
-		return { events: [...trips.events, ...idling.events], state: { trips: trips.state, beforeSilence: trips.beforeSilence, idleSince: idling.since } };
+		return {
+			events: [...trips.events, ...idling.events],
+			state: { trips: trips.state, beforeSilence: trips.beforeSilence, tripsHeard: trips.heard, idleSince: idling.since },
+		};
 	},
 	sample(kind, observation, settings) {
 		// Around the device's newest fix, as the real event shows it: a trip confirmed while moving; a
@@ -133,7 +141,7 @@ function tripEvents(
 	observation: Observation,
 	previous: DeviceState,
 	config: TripSettings,
-): { events: TriggerEvent[]; state?: SegmenterState; beforeSilence?: DeviceState['beforeSilence'] } {
+): { events: TriggerEvent[]; state?: SegmenterState; beforeSilence?: DeviceState['beforeSilence']; heard?: string } {
 	// The segmenter works in place; the state read stays as it was (a poll may run twice from it).
 	let state: SegmenterState = previous.trips ? copy(previous.trips) : newSegmenter();
 	let beforeSilence = previous.beforeSilence;
@@ -162,12 +170,30 @@ function tripEvents(
 		const ended = closed.some((segment) => segment.type === 'trip');
 		if (state.mode === 'trip' && (!wasTrip || ended)) events.push(tripEvent('tripStarted', observation, fix, { type: 'trip', ...state.segment! }));
 	}
+	const heard = lastHeard(state, previous, observation.now, config);
 	const before = state.mode === 'trip' ? copy(state) : undefined;
-	const silenced = endBySilence(state, observation.now.getTime(), config);
+	const silenced = endBySilence(state, silenceClock(state, heard, observation.now), config);
 	report(observation.newest ?? null, silenced);
 	if (before && silenced.length > 0) beforeSilence = { trips: before, ended: silenced[0].start.dateTime };
-	return { events, state, beforeSilence };
+	return { events, state, beforeSilence, heard };
 }
+
+/**
+ * The poll that fetched the segmenter's last fix, when that fix was already Min Stop Minutes old
+ * then: a device whose clock runs behind (its zone taken for UTC), or which uploads its fixes late,
+ * looks silent by the poll's clock at every poll, and had its trip "ended" minutes after it began,
+ * the real end then never reported (a second Trip Ended for the same trip is not given). Kept until
+ * the segmenter takes another fix, as deviceSilent keeps `heard`.
+ */
+function lastHeard(state: SegmenterState, previous: DeviceState, now: Date, config: TripSettings): string | undefined {
+	if (state.count === (previous.trips?.count ?? 0)) return previous.tripsHeard;
+	const lagging = state.last !== undefined && now.getTime() - state.last.at >= config.minStopMinutes * MINUTE_MS;
+	return lagging ? now.toISOString() : undefined;
+}
+
+/** The time endBySilence reads: the poll's, less the lag the last fix was fetched with, when it came late. */
+const silenceClock = (state: SegmenterState, heard: string | undefined, now: Date) =>
+	heard === undefined || !state.last ? now.getTime() : state.last.at + (now.getTime() - Date.parse(heard));
 
 function idlingEvents(observation: Observation, previous: string | undefined, movingSpeed: number, idleMinutes: number): { events: TriggerEvent[]; since?: string } {
 	const events: TriggerEvent[] = [];

@@ -164,6 +164,19 @@ describe('GPS quality: fixes that are no position', () => {
 		expect(events.flat()[0].location).toMatchObject({ dateTime: at(16) });
 	});
 
+	it('with geofenceMinMinutes, a device whose clock runs 2 hours ahead that falls silent inside is entered that long after the poll that fetched its fix, not 2 hours later', () => {
+		const early = (minute: number) => new Date(Date.parse(at(minute)) - 120 * 60_000);
+		const polls = [
+			{ fixes: [outside(0)], now: early(0) },
+			{ fixes: [inYard(1)], now: early(2) },
+			{ fixes: [], now: early(6) },
+			{ fixes: [], now: early(12) },
+			{ fixes: [], now: early(16) },
+		];
+		const { events } = pollDevice(truck, polls, settings({ events: ['geofenceEntered', 'geofenceExited'], geofenceMinMinutes: 10 }));
+		expect(names(events)).toEqual([[], [], [], ['geofenceEntered'], []]);
+	});
+
 	it('with geofenceMinMinutes, a device that falls silent inside is entered once that long has passed by the poll\'s clock (issue 46.6)', () => {
 		// Drives into the yard and is switched off: its tracker sleeps there until the morning.
 		const polls = [

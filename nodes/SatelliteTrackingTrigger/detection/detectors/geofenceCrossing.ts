@@ -109,15 +109,17 @@ interface Side {
 }
 
 /**
- * The poll that fetched the newest position, when it was already `minMs` old then: measured by the
- * poll's clock alone, a device whose fixes reach the service late (its clock behind, its zone taken
- * for UTC) looked silent on the new side at every fix, and jitter at the boundary was reported at
- * each crossing, Minimum Minutes notwithstanding. Kept while no newer position comes.
+ * The poll that fetched the newest position, when it was already `minMs` old then, or dated ahead of
+ * it: measured by the poll's clock alone, a device whose fixes reach the service late (its clock
+ * behind, its zone taken for UTC) looked silent on the new side at every fix, and jitter at the
+ * boundary was reported at each crossing, Minimum Minutes notwithstanding; one whose clock runs
+ * ahead was confirmed that much late. Kept while no newer position comes.
  */
 function lastHeard(observation: Observation, previous: string | undefined, minMs: number): string | undefined {
 	const newest = observation.positions[observation.positions.length - 1];
 	if (!newest) return previous;
-	return observation.now.getTime() - fixTime(newest) >= minMs ? observation.now.toISOString() : undefined;
+	const lag = observation.now.getTime() - fixTime(newest);
+	return lag < 0 || lag >= minMs ? observation.now.toISOString() : undefined;
 }
 
 function crossings(geofence: Geofence, known: Side, observation: Observation, settings: DetectionSettings, events: TriggerEvent[], heard?: string): Side {

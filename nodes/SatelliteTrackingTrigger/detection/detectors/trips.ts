@@ -180,15 +180,16 @@ function tripEvents(
 
 /**
  * The poll that fetched the segmenter's last fix, when that fix was already Min Stop Minutes old
- * then: a device whose clock runs behind (its zone taken for UTC), or which uploads its fixes late,
- * looks silent by the poll's clock at every poll, and had its trip "ended" minutes after it began,
- * the real end then never reported (a second Trip Ended for the same trip is not given). Kept until
- * the segmenter takes another fix, as deviceSilent keeps `heard`.
+ * then, or dated ahead of it. A device whose clock runs behind (its zone taken for UTC), or which
+ * uploads its fixes late, looks silent by the poll's clock at every poll, and had its trip "ended"
+ * minutes after it began, the real end then never reported (a second Trip Ended for the same trip is
+ * not given); one whose clock runs ahead had its trip ended that much late. Kept until the segmenter
+ * takes another fix, as deviceSilent keeps `heard`.
  */
 function lastHeard(state: SegmenterState, previous: DeviceState, now: Date, config: TripSettings): string | undefined {
 	if (state.count === (previous.trips?.count ?? 0)) return previous.tripsHeard;
-	const lagging = state.last !== undefined && now.getTime() - state.last.at >= config.minStopMinutes * MINUTE_MS;
-	return lagging ? now.toISOString() : undefined;
+	const lag = state.last === undefined ? 0 : now.getTime() - state.last.at;
+	return lag < 0 || lag >= config.minStopMinutes * MINUTE_MS ? now.toISOString() : undefined;
 }
 
 /** The time endBySilence reads: the poll's, less the lag the last fix was fetched with, when it came late. */

@@ -1,6 +1,6 @@
 import { geofenceContains, type Geofence } from '../../../shared/geo/geofence';
 import { deviceEvent, type Detector, type Observation } from '../detector';
-import { fixFingerprint, fixTime, MINUTE_MS, toPosition } from '../fixes';
+import { fixFingerprint, fixTime, heardLate, MINUTE_MS, silenceClock, toPosition } from '../fixes';
 import { parseServiceTime, toNumberInRange } from '../../../shared/validation';
 import type { DetectionSettings, EventKind, TriggerEvent } from '../types';
 
@@ -109,17 +109,15 @@ interface Side {
 }
 
 /**
- * The poll that fetched the newest position, when it was already `minMs` old then, or dated ahead of
- * it: measured by the poll's clock alone, a device whose fixes reach the service late (its clock
- * behind, its zone taken for UTC) looked silent on the new side at every fix, and jitter at the
- * boundary was reported at each crossing, Minimum Minutes notwithstanding; one whose clock runs
- * ahead was confirmed that much late. Kept while no newer position comes.
+ * The poll that fetched the newest position late or ahead (fixes.ts: heardLate), by Minimum Minutes:
+ * measured by the poll's clock alone, a device whose fixes reach the service late (its clock behind)
+ * looked silent on the new side at every fix, and jitter at the boundary was reported at each
+ * crossing, Minimum Minutes notwithstanding; one whose clock runs ahead was confirmed that much late.
+ * Kept while no newer position comes.
  */
 function lastHeard(observation: Observation, previous: string | undefined, minMs: number): string | undefined {
 	const newest = observation.positions[observation.positions.length - 1];
-	if (!newest) return previous;
-	const lag = observation.now.getTime() - fixTime(newest);
-	return lag < 0 || lag >= minMs ? observation.now.toISOString() : undefined;
+	return newest ? heardLate(observation.now, fixTime(newest), minMs) : previous;
 }
 
 function crossings(geofence: Geofence, known: Side, observation: Observation, settings: DetectionSettings, events: TriggerEvent[], heard?: string): Side {
@@ -151,7 +149,7 @@ function crossings(geofence: Geofence, known: Side, observation: Observation, se
 	}
 	// A device silent on the new side (a tracker asleep inside the yard) is there by the poll's clock,
 	// less the lag its newest position was fetched with.
-	const clock = heard === undefined || !latest ? observation.now.getTime() : fixTime(latest) + observation.now.getTime() - parseServiceTime(heard);
+	const clock = latest ? silenceClock(observation.now, fixTime(latest), heard) : observation.now.getTime();
 	if (since !== undefined && inside !== undefined && latest && clock - parseServiceTime(since) >= minMs) {
 		events.push(geofenceEvent(inside ? 'geofenceExited' : 'geofenceEntered', observation, latest, geofence));
 		return { inside: !inside, since: undefined };

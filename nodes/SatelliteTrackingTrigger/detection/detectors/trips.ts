@@ -7,7 +7,7 @@ import { engineRunning, MAX_IDLE_GAP_MS, speedAt, stretchAt, type TrackPoint } f
 import { toPositive } from '../../../shared/validation';
 import { deviceEvent, type Detector, type Observation, type SettingsReader } from '../detector';
 import type { Location } from '../../../shared/wire';
-import { fixTime, MINUTE_MS, numericValue } from '../fixes';
+import { fixTime, heardLate, MINUTE_MS, numericValue, silenceClock } from '../fixes';
 import type { DeviceState, FixPosition, TriggerEvent } from '../types';
 
 export const DEFAULT_IDLE_MINUTES = 10;
@@ -172,29 +172,23 @@ function tripEvents(
 	}
 	const heard = lastHeard(state, previous, observation.now, config);
 	const before = state.mode === 'trip' ? copy(state) : undefined;
-	const silenced = endBySilence(state, silenceClock(state, heard, observation.now), config);
+	const silenced = endBySilence(state, state.last ? silenceClock(observation.now, state.last.at, heard) : observation.now.getTime(), config);
 	report(observation.newest ?? null, silenced);
 	if (before && silenced.length > 0) beforeSilence = { trips: before, ended: silenced[0].start.dateTime };
 	return { events, state, beforeSilence, heard };
 }
 
 /**
- * The poll that fetched the segmenter's last fix, when that fix was already Min Stop Minutes old
- * then, or dated ahead of it. A device whose clock runs behind (its zone taken for UTC), or which
- * uploads its fixes late, looks silent by the poll's clock at every poll, and had its trip "ended"
- * minutes after it began, the real end then never reported (a second Trip Ended for the same trip is
- * not given); one whose clock runs ahead had its trip ended that much late. Kept until the segmenter
- * takes another fix, as deviceSilent keeps `heard`.
+ * The poll that fetched the segmenter's last fix late or ahead (fixes.ts: heardLate), by Min Stop
+ * Minutes: a device whose clock runs behind, or which uploads its fixes late, looked silent by the
+ * poll's clock at every poll, and had its trip "ended" minutes after it began, the real end then
+ * never reported (a second Trip Ended for the same trip is not given); one whose clock runs ahead had
+ * its trip ended that much late. Kept until the segmenter takes another fix.
  */
 function lastHeard(state: SegmenterState, previous: DeviceState, now: Date, config: TripSettings): string | undefined {
 	if (state.count === (previous.trips?.count ?? 0)) return previous.tripsHeard;
-	const lag = state.last === undefined ? 0 : now.getTime() - state.last.at;
-	return lag < 0 || lag >= config.minStopMinutes * MINUTE_MS ? now.toISOString() : undefined;
+	return state.last && heardLate(now, state.last.at, config.minStopMinutes * MINUTE_MS);
 }
-
-/** The time endBySilence reads: the poll's, less the lag the last fix was fetched with, when it came late. */
-const silenceClock = (state: SegmenterState, heard: string | undefined, now: Date) =>
-	heard === undefined || !state.last ? now.getTime() : state.last.at + (now.getTime() - Date.parse(heard));
 
 function idlingEvents(observation: Observation, previous: string | undefined, movingSpeed: number, idleMinutes: number): { events: TriggerEvent[]; since?: string } {
 	const events: TriggerEvent[] = [];

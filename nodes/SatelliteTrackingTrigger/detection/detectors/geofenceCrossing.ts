@@ -113,11 +113,12 @@ interface Side {
  * measured by the poll's clock alone, a device whose fixes reach the service late (its clock behind)
  * looked silent on the new side at every fix, and jitter at the boundary was reported at each
  * crossing, Minimum Minutes notwithstanding; one whose clock runs ahead was confirmed that much late.
- * Kept while no newer position comes.
+ * Kept while no newer position comes; absent for a device seen for the first time.
  */
 function lastHeard(observation: Observation, previous: string | undefined, minMs: number): string | undefined {
 	const newest = observation.positions[observation.positions.length - 1];
-	return newest ? heardLate(observation.now, fixTime(newest), minMs) : previous;
+	if (!newest) return previous;
+	return observation.previous && heardLate(observation.now, fixTime(newest), minMs);
 }
 
 function crossings(geofence: Geofence, known: Side, observation: Observation, settings: DetectionSettings, events: TriggerEvent[], heard?: string): Side {

@@ -170,7 +170,7 @@ function tripEvents(
 		const ended = closed.some((segment) => segment.type === 'trip');
 		if (state.mode === 'trip' && (!wasTrip || ended)) events.push(tripEvent('tripStarted', observation, fix, { type: 'trip', ...state.segment! }));
 	}
-	const heard = lastHeard(state, previous, observation.now, config);
+	const heard = lastHeard(state, previous, observation, config);
 	const before = state.mode === 'trip' ? copy(state) : undefined;
 	const silenced = endBySilence(state, state.last ? silenceClock(observation.now, state.last.at, heard) : observation.now.getTime(), config);
 	report(observation.newest ?? null, silenced);
@@ -183,11 +183,13 @@ function tripEvents(
  * Minutes: a device whose clock runs behind, or which uploads its fixes late, looked silent by the
  * poll's clock at every poll, and had its trip "ended" minutes after it began, the real end then
  * never reported (a second Trip Ended for the same trip is not given); one whose clock runs ahead had
- * its trip ended that much late. Kept until the segmenter takes another fix.
+ * its trip ended that much late. Kept until the segmenter takes another fix. Absent for a device seen
+ * for the first time, whose fixes may have arrived at any time before: a trip under way in them was
+ * reported ended an hour after the first poll, hours after it was.
  */
-function lastHeard(state: SegmenterState, previous: DeviceState, now: Date, config: TripSettings): string | undefined {
+function lastHeard(state: SegmenterState, previous: DeviceState, observation: Observation, config: TripSettings): string | undefined {
 	if (state.count === (previous.trips?.count ?? 0)) return previous.tripsHeard;
-	return state.last && heardLate(now, state.last.at, config.minStopMinutes * MINUTE_MS);
+	return observation.previous && state.last && heardLate(observation.now, state.last.at, config.minStopMinutes * MINUTE_MS);
 }
 
 function idlingEvents(observation: Observation, previous: string | undefined, movingSpeed: number, idleMinutes: number): { events: TriggerEvent[]; since?: string } {

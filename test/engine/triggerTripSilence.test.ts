@@ -44,7 +44,7 @@ async function play(h: TriggerHarness, plan: Planned[], everyMinutes: number, un
 	const setNow = fakeDateFrom(T0);
 	let staticData: IDataObject = {};
 	const polls: Array<{ now: number; events: TriggerEvent[] }> = [];
-	for (let now = T0, poll = 0; now <= T0 + until * MINUTE; now += everyMinutes * MINUTE, poll++) {
+	for (let now = Math.min(T0, pending[0].arrives), poll = 0; now <= T0 + until * MINUTE; now += everyMinutes * MINUTE, poll++) {
 		while (pending.length > 0 && pending[0].arrives <= now) h.sandbox.store.addFix('van', pending.shift()!.fix);
 		setNow(now);
 		staticData = restartedFrom(staticData);
@@ -87,6 +87,34 @@ describe('a silence ends a trip through n8n (issue 46.6)', () => {
 			expect(ended.map((event) => event.trip)).toEqual(trips);
 			// No trip across the night.
 			expect(trips.map((trip) => trip.durationMinutes)).toEqual([21, 16]);
+		});
+	});
+
+	it('a tracker whose clock runs behind (or whose fixes reach the service late) gets one Trip Ended, for the trip Get Trips gives, not one per poll behind', async () => {
+		// Every fix reaches the service 2 hours after its time (the device's zone taken for UTC, or a
+		// queue): by the poll's clock alone the device looks silent for 2 hours at every poll.
+		const day = [...parked(0, 10, 0), ...drive(9, 30, 0), ...parked(40, 20, 20)];
+		const behind = day.map((planned) => ({ ...planned, arrives: planned.arrives + 120 * MINUTE }));
+		await withTriggerSandbox({}, async (h) => {
+			const polls = await play(h, behind, 3, 200);
+			const ended = endedIn(polls);
+			const trips = await getTrips(h, 200);
+			expect(trips).toHaveLength(1);
+			expect(ended.map((event) => event.trip)).toEqual(trips);
+		});
+	});
+
+	it('a tracker whose clock runs 2 hours ahead has its trip ended Min Stop Minutes after its last fix reached the service, not 2 hours later', async () => {
+		// Drives home and is switched off; every fix is dated 2 hours after the moment it is sent.
+		const day = [...parked(0, 10, 0), ...drive(9, 30, 0), ...parked(40, 2, 20)];
+		const ahead = day.map((planned) => ({ ...planned, arrives: planned.arrives - 120 * MINUTE }));
+		await withTriggerSandbox({}, async (h) => {
+			const polls = await play(h, ahead, 3, 200);
+			const ended = endedIn(polls);
+			const trips = await getTrips(h, 200);
+			expect(ended.map((event) => event.trip)).toEqual(trips);
+			// The last fix (dated 41) arrived at -79; Min Stop Minutes (5) later is -74: the poll at -72 reports it.
+			expect(ended[0].now).toBe(T0 - 72 * MINUTE);
 		});
 	});
 

@@ -33,6 +33,20 @@ describe('times in the chosen zone (issue 46.7)', () => {
 		expect(lastRangeSent()).toEqual({ from: '2024-05-01T07:00:00.000Z', to: '2024-05-01T17:30:00.000Z' });
 	});
 
+	it.each([
+		[2.2, '2024-05-01T13:00:00.000Z'],
+		[2.1, '2024-05-01T09:00:00.000Z'],
+	])('version %s stores a fix whose Date Time was picked without a zone on a workflow in America/New_York as shown, where a range picked the same way finds it', async (typeVersion, stored) => {
+		const options = { typeVersion, timezone: 'America/New_York' };
+		const submitted = await ctx.engine.runNode({ resource: 'location', operation: 'submit', deviceId: byId(story()), latitude: 40.7, longitude: -74, dateTime: '2024-05-01T09:00:00' }, options);
+		expect(submitted.error).toBeUndefined();
+		// The answer's range defaults to the fix's own time.
+		expect(lastRangeSent()).toMatchObject({ from: stored, to: stored, location: { dateTime: stored } });
+		const read = await ctx.engine.runNode({ resource: 'location', operation: 'getAll', deviceId: byId(story()), from: '2024-05-01T08:59:00', to: '2024-05-01 09:01:00', returnAll: true }, options);
+		expect(read.error).toBeUndefined();
+		expect(jsonOf(read.items).map((fix) => Date.parse(fix.dateTime as string))).toContain(Date.parse(stored));
+	});
+
 	it('version 2.2 gives the summary\'s first and last fix in its Time Zone with the offset, the same instants as 2.1 gives in UTC', async () => {
 		const parameters = { resource: 'location', operation: 'getDailySummary', deviceId: byId(story()), timeZone: 'America/Chicago', options: { day: ctx.sandbox.store.facts.storyDay } };
 		const [zoned] = jsonOf((await ctx.engine.runNode(parameters, { typeVersion: 2.2 })).items);

@@ -30,6 +30,15 @@ describe('trips', () => {
 	});
 });
 
+describe('trips, the first poll', () => {
+	it('a trip under way in the fixes a first poll reads, hours old, is not reported ended by a later poll', () => {
+		// The device drove until 08:29 and has been silent since; the trigger is started at 12:00.
+		const drive = Array.from({ length: 30 }, (_, minute) => fix(minute, minute > 5 ? (minute - 5) * 0.6 : 0, { speed: minute > 5 ? 40 : 0 }));
+		const polls: DevicePoll[] = [0, 10, 70, 130].map((minutes) => ({ fixes: minutes === 0 ? drive : [], now: new Date(T0 + (240 + minutes) * MINUTE) }));
+		expect(kinds(pollDevice(DEVICE, polls, settingsFor({ events: ['tripStarted', 'tripEnded'] })).events, 'tripEnded')).toEqual([]);
+	});
+});
+
 describe('trips, glitches', () => {
 	const settings = settingsFor({ events: ['tripStarted', 'tripEnded'] });
 	it('a glitch 100 km away sent twice does not break the trip Get Trips gives', () => {

@@ -154,6 +154,29 @@ describe('GPS quality: fixes that are no position', () => {
 		expect(run(5)).toEqual(['geofenceExited']);
 	});
 
+	it('with geofenceMinMinutes, jitter across the boundary from a device whose fixes reach the service 2 hours late (a clock behind) is not reported either', () => {
+		const jitter = [inYard(0), outside(1), inYard(2), outside(3), inYard(4), outside(10), outside(14), outside(16), inYard(17)];
+		// By the poll's clock alone each fix is two hours old: every one looked like a device silent on its side since.
+		const polls = jitter.map((fix) => ({ fixes: [fix], now: new Date(Date.parse(fix.dateTime) + 121 * 60_000) }));
+		const { events } = pollDevice(truck, polls, settings({ events: ['geofenceEntered', 'geofenceExited'], geofenceMinMinutes: 5 }));
+		expect(names(events).flat()).toEqual(['geofenceExited']);
+		// Reported at the fix that made the stay long enough (minute 10 has been outside since 10... since minute 10 to 16).
+		expect(events.flat()[0].location).toMatchObject({ dateTime: at(16) });
+	});
+
+	it('with geofenceMinMinutes, a device whose clock runs 2 hours ahead that falls silent inside is entered that long after the poll that fetched its fix, not 2 hours later', () => {
+		const early = (minute: number) => new Date(Date.parse(at(minute)) - 120 * 60_000);
+		const polls = [
+			{ fixes: [outside(0)], now: early(0) },
+			{ fixes: [inYard(1)], now: early(2) },
+			{ fixes: [], now: early(6) },
+			{ fixes: [], now: early(12) },
+			{ fixes: [], now: early(16) },
+		];
+		const { events } = pollDevice(truck, polls, settings({ events: ['geofenceEntered', 'geofenceExited'], geofenceMinMinutes: 10 }));
+		expect(names(events)).toEqual([[], [], [], ['geofenceEntered'], []]);
+	});
+
 	it('with geofenceMinMinutes, a device that falls silent inside is entered once that long has passed by the poll\'s clock (issue 46.6)', () => {
 		// Drives into the yard and is switched off: its tracker sleeps there until the morning.
 		const polls = [

@@ -31,7 +31,9 @@ export function refusesNullIsland(context: IExecuteFunctions): boolean {
 /**
  * Version 2.2: a From/To without a zone (what n8n's date picker gives) is read in the workflow's time
  * zone, as n8n's own nodes read it, where 1 to 2.1 read it as UTC: a user in New York who picked 09:00
- * got 04:00 of their day (issue 46). Saved workflows of 1 to 2.1 read as they did.
+ * got 04:00 of their day (issue 46). Submit's Date Time and Answer From/To too: a fix picked at 09:00
+ * was stored at 05:00 of that day, outside the From/To picked around it. Saved workflows of 1 to 2.1
+ * read as they did.
  */
 export function zonelessDateReading(context: IExecuteFunctions): ((utcFieldsMs: number) => number) | undefined {
 	if (runNode(context).typeVersion < 2.2) return undefined;

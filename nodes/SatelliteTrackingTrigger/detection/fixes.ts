@@ -47,6 +47,20 @@ export function fixTime(fix: { dateTime: unknown }): number {
 }
 
 /**
+ * The poll's time (ISO) when the fix it fetched, dated `fixAt`, was already `lateMs` old or dated
+ * ahead of it: a device whose clock runs behind or ahead (its zone taken for UTC), or which uploads
+ * late. A silence after such a fix is timed from this poll (silenceClock), not from the fix's date.
+ */
+export function heardLate(now: Date, fixAt: number, lateMs: number): string | undefined {
+	const lag = now.getTime() - fixAt;
+	return lag < 0 || lag >= lateMs ? now.toISOString() : undefined;
+}
+
+/** The time a silence since the fix dated `fixAt` is measured at: the poll's, less the lag the fix was fetched with (heardLate). */
+export const silenceClock = (now: Date, fixAt: number, heard: string | undefined): number =>
+	heard === undefined ? now.getTime() : fixAt + now.getTime() - parseServiceTime(heard);
+
+/**
  * What tells fixes apart: when, where, and what they raised; with `telemetry`, also the values and
  * lines it carries. A bare position has raised nothing.
  */

@@ -24,7 +24,7 @@ import { collection, deviceLocator, latitudeField, longitudeField } from '../../
 import { keyValueCollection, keyValueMap } from '../common.descriptions';
 import type { OperationOption } from '../operation';
 import { readDeviceId } from '../toolMode';
-import { refusesNullIsland } from '../versions';
+import { refusesNullIsland, zonelessDateReading } from '../versions';
 
 /** The field's name in the UI, which error messages use too. */
 const label = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
@@ -119,7 +119,7 @@ export const properties: INodeProperties[] = [
 function buildLocation(context: IExecuteFunctions, itemIndex: number): Location {
 	const param = (name: string) => context.getNodeParameter(name, itemIndex);
 	const location: Location = {
-		dateTime: checked(context, itemIndex, 'Date Time', toIsoDateTime(param('dateTime'))),
+		dateTime: checked(context, itemIndex, 'Date Time', toIsoDateTime(param('dateTime'), zonelessDateReading(context))),
 		latitude: checked(context, itemIndex, 'Latitude', toLatitude(param('latitude'))),
 		longitude: checked(context, itemIndex, 'Longitude', toLongitude(param('longitude'))),
 	};
@@ -160,7 +160,7 @@ function answerRange(context: IExecuteFunctions, itemIndex: number, location: Lo
 	const end = (name: 'from' | 'to', fieldLabel: string) =>
 		additional[name] === undefined || additional[name] === ''
 			? location.dateTime
-			: checked(context, itemIndex, fieldLabel, toIsoDateTime(additional[name]));
+			: checked(context, itemIndex, fieldLabel, toIsoDateTime(additional[name], zonelessDateReading(context)));
 	const range = { from: end('from', 'Answer From'), to: end('to', 'Answer To') };
 	if (Date.parse(range.from) > Date.parse(range.to)) {
 		throw invalidInput(context, itemIndex, 'Answer From', `must not be after Answer To (${range.from} > ${range.to})`);

@@ -1,6 +1,6 @@
 import { geofenceContains, type Geofence } from '../../../shared/geo/geofence';
 import { deviceEvent, type Detector, type Observation } from '../detector';
-import { fixFingerprint, fixTime, MINUTE_MS, toPosition } from '../fixes';
+import { fixFingerprint, fixTime, heardLate, MINUTE_MS, silenceClock, toPosition } from '../fixes';
 import { parseServiceTime, toNumberInRange } from '../../../shared/validation';
 import type { DetectionSettings, EventKind, TriggerEvent } from '../types';
 
@@ -14,6 +14,11 @@ declare module '../types' {
 		fences?: Record<string, boolean>;
 		/** geofenceMinMinutes: geofence id → when the device was first seen on the other side than `fences` says (ISO). */
 		turning?: Record<string, string>;
+		/**
+		 * geofenceMinMinutes: the poll that fetched the newest position when it was already that long
+		 * old (a clock behind, a queue on the device); a stay on the new side is timed from then.
+		 */
+		fenceHeard?: string;
 	}
 	interface EventOutput {
 		geofenceEntered: { geofence: string };
@@ -46,14 +51,19 @@ export const geofenceCrossing: Detector = {
 		const events: TriggerEvent[] = [];
 		const fences: Record<string, boolean> = {};
 		const turning: Record<string, string> = {};
+		const heard = lastHeard(observation, previous.fenceHeard, (settings.geofenceMinMinutes ?? 0) * MINUTE_MS);
 		for (const geofence of settings.geofences) {
-			const side = crossings(geofence, { inside: previous.fences?.[geofence.id], since: previous.turning?.[geofence.id] }, observation, settings, events);
+			const side = crossings(geofence, { inside: previous.fences?.[geofence.id], since: previous.turning?.[geofence.id] }, observation, settings, events, heard);
 			if (side.inside !== undefined) fences[geofence.id] = side.inside;
 			if (side.since !== undefined) turning[geofence.id] = side.since;
 		}
 		return {
 			events,
-			state: { fences: Object.keys(fences).length > 0 ? fences : undefined, turning: Object.keys(turning).length > 0 ? turning : undefined },
+			state: {
+				fences: Object.keys(fences).length > 0 ? fences : undefined,
+				turning: Object.keys(turning).length > 0 ? turning : undefined,
+				fenceHeard: Object.keys(turning).length > 0 ? heard : undefined,
+			},
 		};
 	},
 	fits(kind, { newest }, settings) {
@@ -98,7 +108,20 @@ interface Side {
 	since?: string;
 }
 
-function crossings(geofence: Geofence, known: Side, observation: Observation, settings: DetectionSettings, events: TriggerEvent[]): Side {
+/**
+ * The poll that fetched the newest position late or ahead (fixes.ts: heardLate), by Minimum Minutes:
+ * measured by the poll's clock alone, a device whose fixes reach the service late (its clock behind)
+ * looked silent on the new side at every fix, and jitter at the boundary was reported at each
+ * crossing, Minimum Minutes notwithstanding; one whose clock runs ahead was confirmed that much late.
+ * Kept while no newer position comes; absent for a device seen for the first time.
+ */
+function lastHeard(observation: Observation, previous: string | undefined, minMs: number): string | undefined {
+	const newest = observation.positions[observation.positions.length - 1];
+	if (!newest) return previous;
+	return observation.previous && heardLate(observation.now, fixTime(newest), minMs);
+}
+
+function crossings(geofence: Geofence, known: Side, observation: Observation, settings: DetectionSettings, events: TriggerEvent[], heard?: string): Side {
 	let { inside, since } = known;
 	const start = observation.position && toPosition(observation.position);
 	if (inside === undefined && start) {
@@ -125,8 +148,10 @@ function crossings(geofence: Geofence, known: Side, observation: Observation, se
 		inside = now;
 		since = undefined;
 	}
-	// A device silent on the new side (a tracker asleep inside the yard) is there by the poll's clock.
-	if (since !== undefined && inside !== undefined && latest && observation.now.getTime() - parseServiceTime(since) >= minMs) {
+	// A device silent on the new side (a tracker asleep inside the yard) is there by the poll's clock,
+	// less the lag its newest position was fetched with.
+	const clock = latest ? silenceClock(observation.now, fixTime(latest), heard) : observation.now.getTime();
+	if (since !== undefined && inside !== undefined && latest && clock - parseServiceTime(since) >= minMs) {
 		events.push(geofenceEvent(inside ? 'geofenceExited' : 'geofenceEntered', observation, latest, geofence));
 		return { inside: !inside, since: undefined };
 	}

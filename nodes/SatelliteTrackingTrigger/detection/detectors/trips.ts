@@ -7,7 +7,7 @@ import { engineRunning, MAX_IDLE_GAP_MS, speedAt, stretchAt, type TrackPoint } f
 import { toPositive } from '../../../shared/validation';
 import { deviceEvent, type Detector, type Observation, type SettingsReader } from '../detector';
 import type { Location } from '../../../shared/wire';
-import { fixTime, MINUTE_MS, numericValue } from '../fixes';
+import { fixTime, heardLate, MINUTE_MS, numericValue, silenceClock } from '../fixes';
 import type { DeviceState, FixPosition, TriggerEvent } from '../types';
 
 export const DEFAULT_IDLE_MINUTES = 10;
@@ -32,6 +32,11 @@ declare module '../types' {
 		 * back to it, and the trip, already reported ended, is not reported ended again.
 		 */
 		beforeSilence?: { trips?: SegmenterState; ended: string };
+		/**
+		 * tripStarted, tripEnded: the poll that fetched the segmenter's last fix when that fix was already
+		 * Min Stop Minutes old (a clock behind, a queue on the device): the silence is measured from then.
+		 */
+		tripsHeard?: string;
 		/** idling: when the current idling period began (the fix's `dateTime`), or '' once it has been reported. */
 		idleSince?: string;
 	}
@@ -96,7 +101,10 @@ export const trips: Detector = {
 		const watchesTrips = TRIP_EVENTS.some((kind) => settings.events.includes(kind));
 		const trips = watchesTrips ? tripEvents(observation, previous, config) : { events: [] };
 		const idling = settings.idleMinutes === undefined ? { events: [], since: undefined } : idlingEvents(observation, previous.idleSince, config.movingSpeed, settings.idleMinutes);
-		return { events: [...trips.events, ...idling.events], state: { trips: trips.state, beforeSilence: trips.beforeSilence, idleSince: idling.since } };
+		return {
+			events: [...trips.events, ...idling.events],
+			state: { trips: trips.state, beforeSilence: trips.beforeSilence, tripsHeard: trips.heard, idleSince: idling.since },
+		};
 	},
 	sample(kind, observation, settings) {
 		// Around the device's newest fix, as the real event shows it: a trip confirmed while moving; a
@@ -133,7 +141,7 @@ function tripEvents(
 	observation: Observation,
 	previous: DeviceState,
 	config: TripSettings,
-): { events: TriggerEvent[]; state?: SegmenterState; beforeSilence?: DeviceState['beforeSilence'] } {
+): { events: TriggerEvent[]; state?: SegmenterState; beforeSilence?: DeviceState['beforeSilence']; heard?: string } {
 	// The segmenter works in place; the state read stays as it was (a poll may run twice from it).
 	let state: SegmenterState = previous.trips ? copy(previous.trips) : newSegmenter();
 	let beforeSilence = previous.beforeSilence;
@@ -162,11 +170,26 @@ function tripEvents(
 		const ended = closed.some((segment) => segment.type === 'trip');
 		if (state.mode === 'trip' && (!wasTrip || ended)) events.push(tripEvent('tripStarted', observation, fix, { type: 'trip', ...state.segment! }));
 	}
+	const heard = lastHeard(state, previous, observation, config);
 	const before = state.mode === 'trip' ? copy(state) : undefined;
-	const silenced = endBySilence(state, observation.now.getTime(), config);
+	const silenced = endBySilence(state, state.last ? silenceClock(observation.now, state.last.at, heard) : observation.now.getTime(), config);
 	report(observation.newest ?? null, silenced);
 	if (before && silenced.length > 0) beforeSilence = { trips: before, ended: silenced[0].start.dateTime };
-	return { events, state, beforeSilence };
+	return { events, state, beforeSilence, heard };
+}
+
+/**
+ * The poll that fetched the segmenter's last fix late or ahead (fixes.ts: heardLate), by Min Stop
+ * Minutes: a device whose clock runs behind, or which uploads its fixes late, looked silent by the
+ * poll's clock at every poll, and had its trip "ended" minutes after it began, the real end then
+ * never reported (a second Trip Ended for the same trip is not given); one whose clock runs ahead had
+ * its trip ended that much late. Kept until the segmenter takes another fix. Absent for a device seen
+ * for the first time, whose fixes may have arrived at any time before: a trip under way in them was
+ * reported ended an hour after the first poll, hours after it was.
+ */
+function lastHeard(state: SegmenterState, previous: DeviceState, observation: Observation, config: TripSettings): string | undefined {
+	if (state.count === (previous.trips?.count ?? 0)) return previous.tripsHeard;
+	return observation.previous && state.last && heardLate(observation.now, state.last.at, config.minStopMinutes * MINUTE_MS);
 }
 
 function idlingEvents(observation: Observation, previous: string | undefined, movingSpeed: number, idleMinutes: number): { events: TriggerEvent[]; since?: string } {

@@ -8,7 +8,8 @@
  * hours its 600,000 requests would take through HTTP (P3 measures that path). Every Fix: every fix
  * makes an event, so both orders must report the same ones.
  */
-import { advance, type ReadOutcome } from '../../nodes/SatelliteTrackingTrigger/detection/advance';
+import { advance } from '../../nodes/SatelliteTrackingTrigger/detection/advance';
+import type { ReadOutcome } from '../../nodes/SatelliteTrackingTrigger/detection/types';
 import { planReads, type FixRead } from '../../nodes/SatelliteTrackingTrigger/detection/plan';
 import { withReadMarks, type ReadPriority } from '../../nodes/SatelliteTrackingTrigger/detection/priority';
 import { emptyState } from '../../nodes/SatelliteTrackingTrigger/detection/state';

@@ -12,7 +12,8 @@ import {
 import * as listSearch from '../shared/listSearch';
 import { ranOutOfTime, systemClock, TrackingApiClient } from '../shared/transport';
 import { declare, failureOf } from '../shared/transport/failure';
-import { advance, type ReadOutcome } from './detection/advance';
+import { advance } from './detection/advance';
+import type { ReadOutcome } from './detection/types';
 import { planReads, type ReadPlan } from './detection/plan';
 import { withReadMarks } from './detection/priority';
 import { sampleEvents } from './detection/samples';

@@ -6,7 +6,7 @@ import { NodeOperationError, type INode } from 'n8n-workflow';
 import { countNotifications } from '../shared/notifications';
 import { ranOutOfTime, systemClock, type RequestOptions, type TrackingApiClient } from '../shared/transport';
 import { failureOf } from '../shared/transport/failure';
-import type { ReadOutcome } from './detection/advance';
+import type { ReadOutcome } from './detection/types';
 import { fixTime } from './detection/fixes';
 import { alertsTimeZone } from './detection/needs';
 import type { CountedDay, FixRead, TimeRange } from './detection/plan';

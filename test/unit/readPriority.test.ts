@@ -1,5 +1,6 @@
 /** Read Priority (issue 50): the order a poll cut short reads in, and the bound on how long a device goes unread. */
-import { advance, type ReadOutcome } from '../../nodes/SatelliteTrackingTrigger/detection/advance';
+import { advance } from '../../nodes/SatelliteTrackingTrigger/detection/advance';
+import type { ReadOutcome } from '../../nodes/SatelliteTrackingTrigger/detection/types';
 import { planReads } from '../../nodes/SatelliteTrackingTrigger/detection/plan';
 import { likelyActive, markReads, pickByPriority, withReadMarks, type PrioritySettings } from '../../nodes/SatelliteTrackingTrigger/detection/priority';
 import { emptyState } from '../../nodes/SatelliteTrackingTrigger/detection/state';

@@ -4,7 +4,8 @@
  * events that must keep distinct ids (two rules on one fix, two geofences of one name).
  */
 import { circleGeofence, type Geofence } from '../../nodes/shared/geo/geofence';
-import { advance, type ReadOutcome } from '../../nodes/SatelliteTrackingTrigger/detection/advance';
+import { advance } from '../../nodes/SatelliteTrackingTrigger/detection/advance';
+import type { ReadOutcome } from '../../nodes/SatelliteTrackingTrigger/detection/types';
 import { planReads } from '../../nodes/SatelliteTrackingTrigger/detection/plan';
 import { sampleEvents } from '../../nodes/SatelliteTrackingTrigger/detection/samples';
 import { emptyState } from '../../nodes/SatelliteTrackingTrigger/detection/state';

@@ -1,5 +1,6 @@
 // @host-zones: matrix
-import { advance, type ReadOutcome } from '../../nodes/SatelliteTrackingTrigger/detection/advance';
+import { advance } from '../../nodes/SatelliteTrackingTrigger/detection/advance';
+import type { ReadOutcome } from '../../nodes/SatelliteTrackingTrigger/detection/types';
 import { sampleEvents } from '../../nodes/SatelliteTrackingTrigger/detection/samples';
 import { detectDeviceEvents } from '../../nodes/SatelliteTrackingTrigger/detection/deviceEvents';
 import { daysToCount, planReads } from '../../nodes/SatelliteTrackingTrigger/detection/plan';

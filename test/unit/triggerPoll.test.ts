@@ -1,4 +1,5 @@
-import { ABSENT_RETENTION_MS, advance, type ReadOutcome } from '../../nodes/SatelliteTrackingTrigger/detection/advance';
+import { ABSENT_RETENTION_MS, advance } from '../../nodes/SatelliteTrackingTrigger/detection/advance';
+import type { ReadOutcome } from '../../nodes/SatelliteTrackingTrigger/detection/types';
 import { sampleEvents } from '../../nodes/SatelliteTrackingTrigger/detection/samples';
 import { nextCursor, pickDevices, planReads, type FixRead, type ReadPlan } from '../../nodes/SatelliteTrackingTrigger/detection/plan';
 import { selectDevices } from '../../nodes/SatelliteTrackingTrigger/detection/selection';

@@ -5,7 +5,7 @@
  * each of those ways: an expiry gone by, no e-mails today, a fix from a minute ago, a slow speed,
  * no geofence around it.
  */
-import type { ReadOutcome } from '../../nodes/SatelliteTrackingTrigger/detection/advance';
+import type { ReadOutcome } from '../../nodes/SatelliteTrackingTrigger/detection/types';
 import { sampleEvents } from '../../nodes/SatelliteTrackingTrigger/detection/samples';
 import { EVENT_KINDS } from '../../nodes/SatelliteTrackingTrigger/detection/detectors';
 import type { DetectionSettings, TriggerEvent } from '../../nodes/SatelliteTrackingTrigger/detection/types';

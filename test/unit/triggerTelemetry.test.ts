@@ -4,7 +4,8 @@
  * fixes, polls cut at different places, and the state carried through JSON as static data keeps it.
  */
 import { circleGeofence, type Geofence } from '../../nodes/shared/geo/geofence';
-import { advance, type ReadOutcome } from '../../nodes/SatelliteTrackingTrigger/detection/advance';
+import { advance } from '../../nodes/SatelliteTrackingTrigger/detection/advance';
+import type { ReadOutcome } from '../../nodes/SatelliteTrackingTrigger/detection/types';
 import { detectDeviceEvents } from '../../nodes/SatelliteTrackingTrigger/detection/deviceEvents';
 import { planReads } from '../../nodes/SatelliteTrackingTrigger/detection/plan';
 import { sampleEvents } from '../../nodes/SatelliteTrackingTrigger/detection/samples';

@@ -6,16 +6,15 @@
  * trigger's first poll is a silent baseline: a device that appears after it is new, and what it shows
  * (its first fix, an expiry within the window…) is reported as if the current state were emitted. Pure.
  */
-import type { Location } from '../../shared/wire';
 import { DAY_MS } from '../../shared/zonedDay';
 import { detectDeviceEvents } from './deviceEvents';
 import { nextCursor, type ReadPlan } from './plan';
 import {
 	STATE_VERSION,
-	type DayCounts,
 	type DetectionSettings,
 	type DeviceInfo,
 	type DeviceState,
+	type ReadOutcome,
 	type TriggerEvent,
 	type TriggerState,
 } from './types';
@@ -26,12 +25,6 @@ import {
  * back; short enough that devices gone for good do not pile up in the workflow's static data.
  */
 export const ABSENT_RETENTION_MS = 7 * DAY_MS;
-
-/**
- * `notifications`: the counts of the read's `days`, when it had some. `ahead`: the service's last
- * location is a glitch dated this far ahead (DeviceState.ahead). `coveredFrom`: where a range read began.
- */
-export type ReadOutcome = { ok: true; fixes: Location[]; notifications?: DayCounts[]; ahead?: string; coveredFrom?: number } | { ok: false; error: unknown };
 
 export interface PollOutcome {
 	events: TriggerEvent[];

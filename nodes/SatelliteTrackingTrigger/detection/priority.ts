@@ -8,8 +8,7 @@
 import { distanceMeters } from '../../shared/geo/distance';
 import type { Location } from '../../shared/wire';
 import { fixTime } from './fixes';
-import type { ReadOutcome } from './advance';
-import type { DeviceState, TriggerState } from './types';
+import type { DeviceState, ReadOutcome, TriggerState } from './types';
 
 export type ReadPriority = 'rotate' | 'activeFirst';
 

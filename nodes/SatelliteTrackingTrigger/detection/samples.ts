@@ -5,13 +5,12 @@
  * the newest fix (at version 2, the newest of those whose data fits the kind, when one does), with
  * every field its kind carries, marked `sample: true`. Pure.
  */
-import type { ReadOutcome } from './advance';
 import { deviceEvent, type Observation } from './detector';
 import { EVENT_KINDS, EVENTS } from './detectors';
 import { detectDeviceEvents } from './deviceEvents';
 import { fixTime, freshFixes } from './fixes';
 import { plausiblePositions } from './positions';
-import type { DetectionSettings, DeviceInfo, TriggerEvent } from './types';
+import type { DetectionSettings, DeviceInfo, ReadOutcome, TriggerEvent } from './types';
 
 export function sampleEvents(
 	devices: DeviceInfo[],

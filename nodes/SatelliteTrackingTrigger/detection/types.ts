@@ -84,6 +84,12 @@ export interface DayCounts {
 	counts: ChannelCounts;
 }
 
+/**
+ * `notifications`: the counts of the read's `days`, when it had some. `ahead`: the service's last
+ * location is a glitch dated this far ahead (DeviceState.ahead). `coveredFrom`: where a range read began.
+ */
+export type ReadOutcome = { ok: true; fixes: Location[]; notifications?: DayCounts[]; ahead?: string; coveredFrom?: number } | { ok: false; error: unknown };
+
 /** A fix as state keeps it. */
 export interface SeenFix {
 	at: string;

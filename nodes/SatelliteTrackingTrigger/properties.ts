@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { DisplayCondition, INodeProperties, NodeParameterValue } from 'n8n-workflow';
 
 import { deviceLocatorList, groupLocator, latitudeField, longitudeField } from '../shared/descriptions';
 import { requestSettings } from '../shared/requestSettings';
@@ -279,6 +279,24 @@ const labelledList = (list: INodeProperties, events: EventKind[]): INodeProperti
 	displayName: `${list.displayName} (Only for ${eventNames(events)})`,
 });
 
+/**
+ * An event's own setting again, under the same name, for while none of its events is selected but it
+ * holds a value of its own: n8n's editor drops the value of a parameter it hides, so removing an
+ * event and adding it back silently reset what was typed (Idle Minutes 7 came back as 10). Shown
+ * only then, labelled with its events; an untouched one stays out of the way. Each condition names
+ * a root path, which n8n resolves without ordering the parameters by their dependencies. Not for a
+ * list (Alert Names): n8n decides what it shows from values it resolves in one pass, where a list
+ * naming itself reads as empty, so no condition on its own value can show it.
+ */
+function keptWhileUnused(property: INodeProperties, events: EventKind[]): INodeProperties {
+	const holdsValue: DisplayCondition = { _cnd: { not: property.default as NodeParameterValue } };
+	return {
+		...property,
+		displayName: `${property.displayName} (Only for ${eventNames(events)})`,
+		displayOptions: { show: { [`/${property.name}`]: [holdsValue] }, hide: { '/events': events } },
+	};
+}
+
 export const properties: INodeProperties[] = [
 	baselineNotice,
 	events,
@@ -291,8 +309,12 @@ export const properties: INodeProperties[] = [
 	labelledList(geofences, GEOFENCE_EVENTS),
 	...lists.map(({ list, events }) => labelledList(list, events)),
 	...DETECTORS.flatMap(({ detector, events }) =>
-		// A detector may show a parameter for only some of its events (its own displayOptions).
-		(detector.properties ?? []).map((property) => ({ ...property, displayOptions: property.displayOptions ?? showFor(events) })),
+		(detector.properties ?? []).flatMap((property) => {
+			// A detector may show a parameter for only some of its events (its own displayOptions).
+			const displayOptions = property.displayOptions ?? showFor(events);
+			const usedBy = (displayOptions.show?.['/events'] as EventKind[] | undefined) ?? events;
+			return [{ ...property, displayOptions }, ...(Array.isArray(property.default) ? [] : [keptWhileUnused(property, usedBy)])];
+		}),
 	),
 	simplify,
 	options,

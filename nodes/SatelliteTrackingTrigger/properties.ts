@@ -280,21 +280,27 @@ const labelledList = (list: INodeProperties, events: EventKind[]): INodeProperti
 });
 
 /**
- * An event's own setting again, under the same name, for while none of its events is selected but it
- * holds a value of its own: n8n's editor drops the value of a parameter it hides, so removing an
- * event and adding it back silently reset what was typed (Idle Minutes 7 came back as 10). Shown
- * only then, labelled with its events; an untouched one stays out of the way. Each condition names
- * a root path, which n8n resolves without ordering the parameters by their dependencies. Not for a
- * list (Alert Names): n8n decides what it shows from values it resolves in one pass, where a list
- * naming itself reads as empty, so no condition on its own value can show it.
+ * An event's own setting twice more under the same name, because n8n's editor drops the value of a
+ * parameter it hides: removing an event and adding it back silently reset what was typed (Idle
+ * Minutes 7 came back as 10). One entry is shown while none of its events is selected and the
+ * setting holds a value other than its default, labelled with its events, so the editor keeps the
+ * value and the user sees it is kept; one of type hidden, never shown, keeps the default in the
+ * parameters n8n resolves, without which that condition would read a missing value as a typed one
+ * and show every untouched setting. Conditions name root paths, which n8n does not order by
+ * dependency. Not for a list (Alert Names): a condition on a list's own value cannot tell empty from
+ * missing.
  */
-function keptWhileUnused(property: INodeProperties, events: EventKind[]): INodeProperties {
+function keptWhileUnused(property: INodeProperties, events: EventKind[]): INodeProperties[] {
+	if (Array.isArray(property.default)) return [];
 	const holdsValue: DisplayCondition = { _cnd: { not: property.default as NodeParameterValue } };
-	return {
-		...property,
-		displayName: `${property.displayName} (Only for ${eventNames(events)})`,
-		displayOptions: { show: { [`/${property.name}`]: [holdsValue] }, hide: { '/events': events } },
-	};
+	return [
+		{
+			...property,
+			displayName: `${property.displayName} (Only for ${eventNames(events)})`,
+			displayOptions: { show: { [`/${property.name}`]: [holdsValue] }, hide: { '/events': events } },
+		},
+		{ displayName: property.displayName, name: property.name, type: 'hidden', default: property.default },
+	];
 }
 
 export const properties: INodeProperties[] = [
@@ -313,7 +319,7 @@ export const properties: INodeProperties[] = [
 			// A detector may show a parameter for only some of its events (its own displayOptions).
 			const displayOptions = property.displayOptions ?? showFor(events);
 			const usedBy = (displayOptions.show?.['/events'] as EventKind[] | undefined) ?? events;
-			return [{ ...property, displayOptions }, ...(Array.isArray(property.default) ? [] : [keptWhileUnused(property, usedBy)])];
+			return [{ ...property, displayOptions }, ...keptWhileUnused(property, usedBy)];
 		}),
 	),
 	simplify,

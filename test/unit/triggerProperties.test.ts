@@ -21,8 +21,8 @@ describe('trigger parameters and Events', () => {
 	it('settings shown for some events name Events by its root path, so n8n\'s editor does not empty them while they are shown', () => {
 		const dependents = description.properties.filter((candidate) => candidate.type !== 'notice' && JSON.stringify(candidate.displayOptions ?? {}).includes('events'));
 		expect(dependents.map((candidate) => candidate.name)).toEqual(expect.arrayContaining(['silentAfterMinutes', 'nearShare', 'dwellMinutes']));
-		// A setting's second entry (shown while its events are not selected but it holds a value) names
-		// Events in `hide`, and its own value, each by its root path.
+		// A setting's entry shown while its events are not selected but it holds a value names Events in
+		// `hide`, and its own value, each by its root path.
 		for (const candidate of dependents) {
 			const { show, hide } = candidate.displayOptions!;
 			if (hide?.['/events']) expect([Object.keys(hide), Object.keys(show!)]).toEqual([['/events'], [`/${candidate.name}`]]);
@@ -47,12 +47,18 @@ describe('trigger parameters and Events', () => {
 			parameters = kept({ ...parameters, events });
 			expect(parameters).toMatchObject(typed);
 		}
+		// While its events are not selected, a typed setting shows once, labelled with them; an untouched one not at all.
 		const labels = (parameters: INodeParameters) =>
-			asSent.properties.filter((candidate) => candidate.name === 'idleMinutes' && NodeHelpers.displayParameter(parameters, candidate, node, asSent)).map((candidate) => candidate.displayName);
-		expect(labels({ events: ['idling'], idleMinutes: 7 })).toEqual(['Idle Minutes']);
-		expect(labels({ events: ['tripStarted'], idleMinutes: 7 })).toEqual(['Idle Minutes (Only for Idling)']);
-		// Untouched, a setting of an event not selected stays out of the way.
-		expect(labels({ events: ['tripStarted'], idleMinutes: 10 })).toEqual([]);
+			asSent.properties
+				.filter((candidate) => candidate.name === 'idleMinutes' && candidate.type !== 'hidden' && NodeHelpers.displayParameter(parameters, candidate, node, asSent))
+				.map((candidate) => candidate.displayName);
+		// As the editor sees them: the parameters n8n resolves, defaults filled in.
+		const resolved = (parameters: INodeParameters) => NodeHelpers.getNodeParameters(asSent.properties, parameters, true, false, node, asSent)!;
+		expect(labels(resolved({ events: ['idling'], idleMinutes: 7 }))).toEqual(['Idle Minutes']);
+		expect(labels(resolved({ events: ['tripStarted'], idleMinutes: 7 }))).toEqual(['Idle Minutes (Only for Idling)']);
+		expect(labels(resolved({ events: ['tripStarted'] }))).toEqual([]);
+		expect(labels(resolved({ events: ['tripStarted'], idleMinutes: 10 }))).toEqual([]);
+		// A setting left at its default is not stored, as n8n stores no default.
 		expect(kept({ events: ['tripStarted'], idleMinutes: 10 })).not.toHaveProperty('idleMinutes');
 	});
 

@@ -300,6 +300,12 @@ export async function checkUneditedJsonPatch(context: CheckContext): Promise<str
 
 const FLEET_TRIGGER = 'Fleet trigger';
 
+/** A saved workflow with one trigger (version 2) watching `events`, named FLEET_TRIGGER. */
+function fleetTriggerWorkflow(name: string, id: string, events: string[], credential: { id: string; name: string }): Record<string, unknown> {
+	const trigger = { id, name: FLEET_TRIGGER, type: `${PACKAGE_NAME}.satelliteTrackingTrigger`, typeVersion: 2, position: [0, 0], parameters: { events }, credentials: { [CREDENTIAL_TYPE]: credential } };
+	return { ...manualWorkflow(name, []), nodes: [trigger] };
+}
+
 /**
  * The fleet events' settings as a user meets them: with Idling alone, Moving Speed and Idle Minutes
  * show and the trip-cutting settings do not; picking Trip Ended brings Min Stop Minutes and Min
@@ -308,20 +314,7 @@ const FLEET_TRIGGER = 'Fleet trigger';
  */
 export async function checkFleetEventSettings(context: CheckContext): Promise<string[]> {
 	const { editor, credential } = context;
-	const workflowId = await editor.createWorkflow({
-		...manualWorkflow('Fleet event settings', []),
-		nodes: [
-			{
-				id: '5f1e2d3c-4b5a-4697-8877-665544330005',
-				name: FLEET_TRIGGER,
-				type: `${PACKAGE_NAME}.satelliteTrackingTrigger`,
-				typeVersion: 2,
-				position: [0, 0],
-				parameters: { events: ['idling'] },
-				credentials: { [CREDENTIAL_TYPE]: credential },
-			},
-		],
-	});
+	const workflowId = await editor.createWorkflow(fleetTriggerWorkflow('Fleet event settings', '5f1e2d3c-4b5a-4697-8877-665544330005', ['idling'], credential));
 	return await inBrowser(context, 'the fleet events show the settings they use', async (page, problems) => {
 		const ndv = await openNodePanel(page, editor.base, workflowId, FLEET_TRIGGER);
 		const shown = async (names: string[]) => {
@@ -352,20 +345,9 @@ const TYPED_FLEET_SETTINGS = { movingSpeed: '8', idleMinutes: '7', minTripDistan
  */
 export async function checkEventSettingsSurviveRemoval(context: CheckContext): Promise<string[]> {
 	const { editor, credential } = context;
-	const workflowId = await editor.createWorkflow({
-		...manualWorkflow('Event settings survive removal', []),
-		nodes: [
-			{
-				id: '5f1e2d3c-4b5a-4697-8877-665544330008',
-				name: FLEET_TRIGGER,
-				type: `${PACKAGE_NAME}.satelliteTrackingTrigger`,
-				typeVersion: 2,
-				position: [0, 0],
-				parameters: { events: ['tripStarted', 'idling', 'maintenanceDue'] },
-				credentials: { [CREDENTIAL_TYPE]: credential },
-			},
-		],
-	});
+	const workflowId = await editor.createWorkflow(
+		fleetTriggerWorkflow('Event settings survive removal', '5f1e2d3c-4b5a-4697-8877-665544330008', ['tripStarted', 'idling', 'maintenanceDue'], credential),
+	);
 	return await inBrowser(context, 'an event removed and added back keeps its typed settings', async (page, problems) => {
 		const ndv = await openNodePanel(page, editor.base, workflowId, FLEET_TRIGGER);
 		const input = (name: string) => ndv.locator(`[data-test-id="parameter-input-${name}"] input`).first();

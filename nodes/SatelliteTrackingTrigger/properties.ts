@@ -299,7 +299,7 @@ function keptWhileUnused(property: INodeProperties, events: EventKind[]): INodeP
 			displayName: `${property.displayName} (Only for ${eventNames(events)})`,
 			displayOptions: { show: { [`/${property.name}`]: [holdsValue] }, hide: { '/events': events } },
 		},
-		{ displayName: property.displayName, name: property.name, type: 'hidden', default: property.default },
+		{ ...property, type: 'hidden', displayOptions: undefined },
 	];
 }
 

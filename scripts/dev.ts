@@ -12,7 +12,8 @@
  * Env: N8N_DEV_PORT (default 5678), SATELLITE_E2E_CACHE (the n8n cache root).
  */
 import { DEV_OWNER } from './n8n/editor';
-import { startLocalN8n, starterWorkflow, type LocalN8n } from './n8n/local';
+import { portIfFree, startLocalN8n, starterWorkflow, type LocalN8n } from './n8n/local';
+import { SHIPPED_SANDBOX_PORT } from './n8n/setup';
 import { delay, fail, log, portInUse, SetupFailure, signalAll } from './n8n/processes';
 
 function portFromArgs(): number {
@@ -51,7 +52,12 @@ async function main(): Promise<void> {
 	// Before anything is started, so a Ctrl-C during start-up also stops what is already running.
 	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void shutdown(signal, 0));
 
-	local = await startLocalN8n({ port, owner: DEV_OWNER, tmpPrefix: 'satellite-dev-', extraEnv: { N8N_EDITOR_BASE_URL: url } });
+	// The examples post to the sink at SHIPPED_SANDBOX_ORIGIN, where `npm run sandbox` answers: the
+	// editor's sandbox answers there when it can, so an example imported and run with the Sandbox
+	// credential runs to the end as shipped (its chat post once met a closed port).
+	const sandboxPort = await portIfFree(SHIPPED_SANDBOX_PORT);
+	if (sandboxPort === undefined) log(`port ${SHIPPED_SANDBOX_PORT} is in use (\`npm run sandbox\`?): the examples post to the sink there; this editor's sandbox takes another port`);
+	local = await startLocalN8n({ port, owner: DEV_OWNER, tmpPrefix: 'satellite-dev-', extraEnv: { N8N_EDITOR_BASE_URL: url }, sandboxPort });
 	const workflowId = await local.editor.createWorkflow(starterWorkflow(local.credential));
 	local.editor.child.on('exit', (code, signal) => void shutdown(`n8n exited (code ${code}, signal ${signal}; log: ${local?.n8nLog})`, 1));
 	local.sandbox.child.on('exit', (code, signal) => void shutdown(`the sandbox exited (code ${code}, signal ${signal})`, 1));

@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { DisplayCondition, INodeProperties, NodeParameterValue } from 'n8n-workflow';
 
 import { deviceLocatorList, groupLocator, latitudeField, longitudeField } from '../shared/descriptions';
 import { requestSettings } from '../shared/requestSettings';
@@ -308,6 +308,30 @@ const labelledList = (list: INodeProperties, events: EventKind[]): INodeProperti
 	displayName: `${list.displayName} (Only for ${eventNames(events)})`,
 });
 
+/**
+ * An event's own setting twice more under the same name, because n8n's editor drops the value of a
+ * parameter it hides: removing an event and adding it back silently reset what was typed (Idle
+ * Minutes 7 came back as 10). One entry is shown while none of its events is selected and the
+ * setting holds a value other than its default, labelled with its events, so the editor keeps the
+ * value and the user sees it is kept; one of type hidden, never shown, keeps the default in the
+ * parameters n8n resolves, without which that condition would read a missing value as a typed one
+ * and show every untouched setting. Conditions name root paths, which n8n does not order by
+ * dependency. Not for a list (Alert Names): a condition on a list's own value cannot tell empty from
+ * missing.
+ */
+function keptWhileUnused(property: INodeProperties, events: EventKind[]): INodeProperties[] {
+	if (Array.isArray(property.default)) return [];
+	const holdsValue: DisplayCondition = { _cnd: { not: property.default as NodeParameterValue } };
+	return [
+		{
+			...property,
+			displayName: `${property.displayName} (Only for ${eventNames(events)})`,
+			displayOptions: { show: { [`/${property.name}`]: [holdsValue] }, hide: { '/events': events } },
+		},
+		{ ...property, type: 'hidden', displayOptions: undefined },
+	];
+}
+
 export const properties: INodeProperties[] = [
 	baselineNotice,
 	events,
@@ -320,8 +344,12 @@ export const properties: INodeProperties[] = [
 	labelledList(geofences, GEOFENCE_EVENTS),
 	...lists.map(({ list, events }) => labelledList(list, events)),
 	...DETECTORS.flatMap(({ detector, events }) =>
-		// A detector may show a parameter for only some of its events (its own displayOptions).
-		(detector.properties ?? []).map((property) => ({ ...property, displayOptions: property.displayOptions ?? showFor(events) })),
+		(detector.properties ?? []).flatMap((property) => {
+			// A detector may show a parameter for only some of its events (its own displayOptions).
+			const displayOptions = property.displayOptions ?? showFor(events);
+			const usedBy = (displayOptions.show?.['/events'] as EventKind[] | undefined) ?? events;
+			return [{ ...property, displayOptions }, ...keptWhileUnused(property, usedBy)];
+		}),
 	),
 	simplify,
 	options,

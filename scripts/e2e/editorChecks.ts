@@ -17,7 +17,8 @@
  *
  *  - Group → Update with an unedited JSON Patch writes nothing (its field is empty, not pre-filled).
  *
- *  - The fleet events (Idling, Trip Ended, Maintenance Due) show the settings each uses, no more.
+ *  - The fleet events (Idling, Trip Ended, Maintenance Due) show the settings each uses, no more,
+ *    and a value typed into one survives its event being removed and added back.
  *
  *  - A geofence event without a geofence puts n8n's red warning on the node.
  *
@@ -336,6 +337,40 @@ export async function checkFleetEventSettings(context: CheckContext): Promise<st
 	});
 }
 
+/** What a user types into the fleet events' settings, none of them a default. */
+const TYPED_FLEET_SETTINGS = { movingSpeed: '8', idleMinutes: '7', minTripDistanceMeters: '350', serviceIntervalKm: '5000' };
+
+/**
+ * Typed settings as a user changes events: Idle Minutes 7, Service Interval 5000, Moving Speed 8 and
+ * Min Trip Distance 350, then Idling, Maintenance Due and Trip Started removed, Location Updated
+ * picked, and the three added back. Every value is the one typed (they once came back as their
+ * defaults: n8n's editor drops a hidden parameter's value).
+ */
+export async function checkEventSettingsSurviveRemoval(context: CheckContext): Promise<string[]> {
+	const { editor } = context;
+	const workflowId = await triggerAlone(context, 'Event settings survive removal', {
+		id: '5f1e2d3c-4b5a-4697-8877-665544330008',
+		name: FLEET_TRIGGER,
+		typeVersion: 2,
+		parameters: { events: ['tripStarted', 'idling', 'maintenanceDue'] },
+	});
+	return await inBrowser(context, 'an event removed and added back keeps its typed settings', async (page, problems) => {
+		const ndv = await openNodePanel(page, editor.base, workflowId, FLEET_TRIGGER);
+		const input = (name: string) => ndv.locator(`[data-test-id="parameter-input-${name}"] input`).first();
+		for (const [name, value] of Object.entries(TYPED_FLEET_SETTINGS)) {
+			await input(name).fill(value);
+			await input(name).press('Tab');
+		}
+		for (const label of ['Idling', 'Maintenance Due', 'Trip Started']) await removeEvent(page, label);
+		await addEvent(page, 'Location Updated');
+		for (const label of ['Idling', 'Maintenance Due', 'Trip Started']) await addEvent(page, label);
+		for (const [name, value] of Object.entries(TYPED_FLEET_SETTINGS)) {
+			const shown = await input(name).inputValue({ timeout: SHOWN_WITHIN_MS }).catch(() => '(not shown)');
+			if (shown !== value) problems.push(`after removing and adding back its event, ${name} shows ${shown}, expected the typed ${value}`);
+		}
+	});
+}
+
 const NO_GEOFENCE = 'Geofence trigger without a geofence';
 const WITH_GEOFENCE = 'Geofence trigger with a geofence';
 
@@ -421,7 +456,7 @@ export async function runEditorChecks(context: Omit<CheckContext, 'shotDir' | 'b
 	const full: CheckContext = { ...rest, browser, tab: { page: browser.page }, shotDir: context.shotDir ?? os.tmpdir() };
 	const problems: string[] = [];
 	try {
-		for (const check of [checkEventsChangeKeepsSettings, checkFleetEventSettings, checkGeofenceIssue, checkReadPrioritySettings, checkNodesPanelSearch, checkUneditedJsonPatch, checkCredentialDialog]) {
+		for (const check of [checkEventsChangeKeepsSettings, checkFleetEventSettings, checkEventSettingsSurviveRemoval, checkGeofenceIssue, checkReadPrioritySettings, checkNodesPanelSearch, checkUneditedJsonPatch, checkCredentialDialog]) {
 			problems.push(...(await check(full)));
 		}
 	} finally {

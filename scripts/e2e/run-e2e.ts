@@ -74,6 +74,7 @@ import {
 	packPackage,
 	REPO,
 	sandboxCredentialData,
+	SHIPPED_SANDBOX_ORIGIN,
 	sandboxJson,
 	startSandbox,
 	WITHOUT_EDITOR_UI,
@@ -220,8 +221,6 @@ function loadExampleCases(): WorkflowCase[] {
 	});
 }
 
-/** Where `npm run sandbox` answers, which the examples' sink URLs name as shipped. */
-const SHIPPED_SANDBOX_ORIGIN = 'http://127.0.0.1:8787';
 
 /**
  * The example as the e2e creates it: its id, the e2e credential, and the lane's sandbox in place of

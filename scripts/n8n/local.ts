@@ -12,7 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { startEditor, type Editor, type Owner } from './editor';
-import { freePort, log, stopProcess } from './processes';
+import { freePort, log, portInUse, stopProcess } from './processes';
 import {
 	CREDENTIAL_TYPE,
 	CURRENT_LANE,
@@ -45,7 +45,12 @@ export interface LocalN8n {
 
 export const CREDENTIAL_NAME = 'Sandbox';
 
-export async function startLocalN8n(options: { port: number; owner: Owner; tmpPrefix: string; extraEnv?: NodeJS.ProcessEnv }): Promise<LocalN8n> {
+/** `port` when nothing listens there, so a sandbox can take it; otherwise undefined. */
+export async function portIfFree(port: number): Promise<number | undefined> {
+	return (await portInUse(port)) ? undefined : port;
+}
+
+export async function startLocalN8n(options: { port: number; owner: Owner; tmpPrefix: string; extraEnv?: NodeJS.ProcessEnv; sandboxPort?: number }): Promise<LocalN8n> {
 	const lane = laneConfig(CURRENT_LANE);
 	ensureLaneInstalled(lane);
 	const tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), options.tmpPrefix));
@@ -60,7 +65,7 @@ export async function startLocalN8n(options: { port: number; owner: Owner; tmpPr
 	};
 	try {
 		installIntoUserFolder(packPackage(tmpDir), userFolder);
-		sandbox = await startSandbox(await freePort(), path.join(tmpDir, 'sandbox.log'));
+		sandbox = await startSandbox(options.sandboxPort ?? (await freePort()), path.join(tmpDir, 'sandbox.log'));
 		log(`  sandbox ${sandbox.url} (pid ${sandbox.child.pid})`);
 		const env = n8nEnv(lane, userFolder, { n8n: options.port, broker: await freePort() }, options.extraEnv);
 		log(`  starting n8n ${lane.n8nVersion} (log: ${n8nLog})`);

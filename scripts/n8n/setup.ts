@@ -24,6 +24,9 @@ export const PACKAGE_NAME = 'n8n-nodes-satellite-tracking';
 /** The sandbox's demo account (sandbox/server.ts DEMO_USER_NAME / DEMO_API_KEY). */
 export const DEMO = { userName: 'demo@sandbox.local', apiKey: 'sandbox-demo-key' };
 export const CREDENTIAL_TYPE = 'satelliteTrackingApi';
+/** Where `npm run sandbox` answers, which the examples' sink URLs name as shipped. */
+export const SHIPPED_SANDBOX_PORT = 8787;
+export const SHIPPED_SANDBOX_ORIGIN = `http://127.0.0.1:${SHIPPED_SANDBOX_PORT}`;
 /** Fixed so credentials imported by one n8n process can be read by the next one of the same folder. */
 export const ENCRYPTION_KEY = 'satellite-e2e-fixed-encryption-key-not-secret';
 

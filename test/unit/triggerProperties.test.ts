@@ -21,7 +21,13 @@ describe('trigger parameters and Events', () => {
 	it('settings shown for some events name Events by its root path, so n8n\'s editor does not empty them while they are shown', () => {
 		const dependents = description.properties.filter((candidate) => candidate.type !== 'notice' && JSON.stringify(candidate.displayOptions ?? {}).includes('events'));
 		expect(dependents.map((candidate) => candidate.name)).toEqual(expect.arrayContaining(['silentAfterMinutes', 'nearShare', 'dwellMinutes']));
-		for (const candidate of dependents) expect(Object.keys(candidate.displayOptions!.show!)).toEqual(['/events']);
+		// A setting's entry shown while its events are not selected but it holds a value names Events in
+		// `hide`, and its own value, each by its root path.
+		for (const candidate of dependents) {
+			const { show, hide } = candidate.displayOptions!;
+			if (hide?.['/events']) expect([Object.keys(hide), Object.keys(show!)]).toEqual([['/events'], [`/${candidate.name}`]]);
+			else expect(Object.keys(show!)).toEqual(['/events']);
+		}
 	});
 
 	it('keeps the geofences, rules and limits when the only event using them is removed and another picked (the editor runs this on every change)', () => {
@@ -30,6 +36,30 @@ describe('trigger parameters and Events', () => {
 			parameters = kept({ ...parameters, events });
 			expect(parameters).toMatchObject(LISTS);
 		}
+	});
+
+	// Issue 47 item 2, found again in the real editor: Idle Minutes 7, Service Interval 5000 and Moving
+	// Speed 8 came back as 10, 10000 and 5 once Idling and Maintenance Due were removed and added back.
+	it('keeps an event\'s own typed settings when the event is removed and added back, and shows them meanwhile labelled with their events', () => {
+		const typed = { idleMinutes: 7, serviceIntervalKm: 5000, movingSpeed: 8, minDistanceMeters: 25, silentAfterMinutes: 90, alertFilter: 'SOS', inputDirection: 'on', timeZone: 'Europe/Berlin' };
+		let parameters: INodeParameters = { events: ['idling', 'maintenanceDue', 'locationUpdated', 'deviceSilent', 'criticalAlert', 'inputChanged', 'dailyLimitNear'], ...typed };
+		for (const events of [['idling', 'maintenanceDue'], ['tripStarted'], ['geofenceExited'], ['idling', 'maintenanceDue', 'locationUpdated', 'deviceSilent', 'criticalAlert', 'inputChanged', 'dailyLimitNear']]) {
+			parameters = kept({ ...parameters, events });
+			expect(parameters).toMatchObject(typed);
+		}
+		// While its events are not selected, a typed setting shows once, labelled with them; an untouched one not at all.
+		const labels = (parameters: INodeParameters) =>
+			asSent.properties
+				.filter((candidate) => candidate.name === 'idleMinutes' && candidate.type !== 'hidden' && NodeHelpers.displayParameter(parameters, candidate, node, asSent))
+				.map((candidate) => candidate.displayName);
+		// As the editor sees them: the parameters n8n resolves, defaults filled in.
+		const resolved = (parameters: INodeParameters) => NodeHelpers.getNodeParameters(asSent.properties, parameters, true, false, node, asSent)!;
+		expect(labels(resolved({ events: ['idling'], idleMinutes: 7 }))).toEqual(['Idle Minutes']);
+		expect(labels(resolved({ events: ['tripStarted'], idleMinutes: 7 }))).toEqual(['Idle Minutes (Only for Idling)']);
+		expect(labels(resolved({ events: ['tripStarted'] }))).toEqual([]);
+		expect(labels(resolved({ events: ['tripStarted'], idleMinutes: 10 }))).toEqual([]);
+		// A setting left at its default is not stored, as n8n stores no default.
+		expect(kept({ events: ['tripStarted'], idleMinutes: 10 })).not.toHaveProperty('idleMinutes');
 	});
 
 	it('shows the lists whatever is selected, with the events that use them named', () => {

@@ -6,15 +6,15 @@ import { exportedTrack, isEmpty } from '../../../shared/trackFiles/exportedTrack
 import { deviceFileStem, TRACK_FORMATS, trackFileName, type TrackFormatKey } from '../../../shared/trackFiles/formats';
 import type { TrackingApiClient } from '../../../shared/transport';
 import { tripOptionFields } from '../../../shared/trips/properties';
-import { segmentTrack, type RawFix } from '../../../shared/trips/segment';
+import type { RawFix } from '../../../shared/trips/segment';
 import type { TrackPoint } from '../../../shared/trips/stretch';
 import { toBoolean, toNonEmptyText, toOneOf } from '../../../shared/validation';
 import type { Device } from '../../../shared/wire';
 import { dateRange } from '../common.descriptions';
-import { deviceSelectionProperties, listDevices, perDevice, selectedDeviceIds } from '../deviceSelection';
+import { deviceSelectionProperties, listDevices } from '../deviceSelection';
 import { zonelessDateReading } from '../versions';
 import { WithBinary, type OperationOption } from '../operation';
-import { readTripSettings } from './tripOptions';
+import { readRangeTracks, readTripSettings } from './tripOptions';
 
 export const option: OperationOption = {
 	name: 'Export Track',
@@ -80,13 +80,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, api: T
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const readOption = (name: string, displayName: string) => (options[name] === undefined ? true : checked(this, itemIndex, displayName, toBoolean(options[name])));
 	const fileOptions = { splitTrips: readOption('splitTrips', 'Split Trips'), includeStops: readOption('includeStops', 'Include Stops') };
-	// One read per device, cut as Get Trips and Stops cuts it: the endpoint answers a whole range in
-	// one call, and a silence up to the range's end (or now) ends a trip.
-	const endsAt = Math.min(Date.parse(range.to), Date.now());
-	const tracks = await perDevice(api, itemIndex, await selectedDeviceIds(this, itemIndex, api, listing, 'devices'), listing, async (deviceId) => {
-		const fixes = await api.request('getLocations', { params: { deviceId }, body: range, itemIndex });
-		return { track: segmentTrack(fixes, settings, endsAt), courseOf: coursesOf(fixes) };
-	});
+	// Cut as Get Trips and Stops cuts it.
+	const tracks = await readRangeTracks(this, itemIndex, api, listing, range, settings, (track, fixes) => ({ track, courseOf: coursesOf(fixes) }));
 	// A device without a name (none, or blanks) is called by its id in the file, as in the file's name.
 	const devices = tracks.map(({ deviceId, deviceName }) => ({ deviceId, deviceName: deviceName?.trim() ? deviceName : deviceId }));
 	// Devices named alike ("Van 1", "van-1") would give files of one name, which overwrite each other

@@ -2,17 +2,16 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { TrackingApiClient } from '../../../shared/transport';
 import { summarizeDay, summaryReadRange } from '../../../shared/trips/dailySummary';
-import { segmentTrack } from '../../../shared/trips/segment';
 import type { Device } from '../../../shared/wire';
 import { nextDay, startOfDay, toZonedIso } from '../../../shared/zonedDay';
 import type { PositionAt } from '../../../shared/trips/items';
 import { summaryTimesInZone } from '../versions';
 import { collection, dayTimeZone } from '../../../shared/descriptions';
-import { deviceSelectionProperties, listDevices, perDevice, selectedDeviceIds } from '../deviceSelection';
+import { deviceSelectionProperties, listDevices } from '../deviceSelection';
 import type { OperationOption } from '../operation';
 import { dayOption, readZonedDay } from '../zonedDayParameters';
 import { tripOptionFields } from '../../../shared/trips/properties';
-import { readTripSettings } from './tripOptions';
+import { readRangeTracks, readTripSettings } from './tripOptions';
 
 export const option: OperationOption = {
 	name: 'Get Daily Summary',
@@ -44,10 +43,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, api: T
 	const span = { from: startOfDay(day, timeZone), to: startOfDay(nextDay(day), timeZone) };
 	const read = summaryReadRange(span, settings);
 	const body = { from: new Date(read.from).toISOString(), to: new Date(read.to).toISOString() };
-	const endsAt = Math.min(read.to, Date.now());
-	const days = await perDevice(api, itemIndex, await selectedDeviceIds(this, itemIndex, api, listing, 'devices'), listing, async (deviceId) =>
-		summarizeDay(segmentTrack(await api.request('getLocations', { params: { deviceId }, body, itemIndex }), settings, endsAt), span, settings),
-	);
+	const days = await readRangeTracks(this, itemIndex, api, listing, body, settings, (track) => summarizeDay(track, span, settings));
 	const inZone = summaryTimesInZone(this);
 	const shown = (fix: PositionAt | null) => (inZone && fix ? { ...fix, dateTime: toZonedIso(Date.parse(fix.dateTime), timeZone) } : fix);
 	return days.map(({ deviceId, deviceName, result }) => ({ deviceId, deviceName, day, timeZone, ...result, firstFix: shown(result.firstFix), lastFix: shown(result.lastFix) }));

@@ -3,15 +3,14 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { getDateRange } from '../../../shared/parameters';
 import type { TrackingApiClient } from '../../../shared/transport';
 import { segmentItem } from '../../../shared/trips/items';
-import { segmentTrack } from '../../../shared/trips/segment';
 import type { Device } from '../../../shared/wire';
 import { collection } from '../../../shared/descriptions';
 import { dateRange } from '../common.descriptions';
-import { deviceSelectionProperties, listDevices, perDevice, selectedDeviceIds } from '../deviceSelection';
+import { deviceSelectionProperties, listDevices } from '../deviceSelection';
 import { zonelessDateReading } from '../versions';
 import type { OperationOption } from '../operation';
 import { tripOptionFields } from '../../../shared/trips/properties';
-import { readTripSettings } from './tripOptions';
+import { readRangeTracks, readTripSettings } from './tripOptions';
 
 export const option: OperationOption = {
 	name: 'Get Trips and Stops',
@@ -39,13 +38,6 @@ export const prepareBatch = listDevices;
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, api: TrackingApiClient, listing: Device[]) {
 	const range = getDateRange(this, itemIndex, zonelessDateReading(this));
-	const settings = readTripSettings(this, itemIndex);
-	// The endpoint answers a whole range in one call (no paging is documented): one call per device.
-	// Only the segments are kept, so a month of fixes per device is let go once it is cut.
-	// A silence up to the range's end (or now, when that is earlier) ends a trip, as in the trigger.
-	const endsAt = Math.min(Date.parse(range.to), Date.now());
-	const tracks = await perDevice(api, itemIndex, await selectedDeviceIds(this, itemIndex, api, listing, 'devices'), listing, async (deviceId) =>
-		segmentTrack(await api.request('getLocations', { params: { deviceId }, body: range, itemIndex }), settings, endsAt).segments,
-	);
+	const tracks = await readRangeTracks(this, itemIndex, api, listing, range, readTripSettings(this, itemIndex), (track) => track.segments);
 	return tracks.flatMap(({ deviceId, deviceName, result }) => result.map((segment) => segmentItem(segment, deviceId, deviceName)));
 }

@@ -20,7 +20,7 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
-import { joinUrl } from '../nodes/shared/transport/url';
+import { joinUrl } from '../credentials/baseUrl';
 import { CREDENTIAL_TYPE } from '../nodes/shared/wire';
 import { registerNodeType, type Engine } from '../test/support/engine';
 import { timed } from './measure';

@@ -7,7 +7,7 @@ import { Pool } from 'undici';
 
 import { DEMO_API_KEY, DEMO_USER_NAME } from '../sandbox/server';
 import type { PathParams } from '../nodes/shared/transport';
-import { fillPath } from '../nodes/shared/transport/url';
+import { fillPath } from '../nodes/shared/transport/client';
 import { ENDPOINTS, TOKEN_PATH, type EndpointName } from '../nodes/shared/wire';
 
 export interface RawCall {

@@ -6,7 +6,7 @@ import { declaredPollError } from '../../nodes/SatelliteTrackingTrigger/failures
 import { declare, declaredFailure, failureOf } from '../../nodes/shared/transport/failure';
 import { ApplicationError, type INode } from 'n8n-workflow';
 
-import { describeHttpFailure, toNodeApiError } from '../../nodes/shared/transport/errors';
+import { describeHttpFailure, toNodeApiError } from '../../nodes/shared/transport/failure';
 import type { Alert, Location } from '../../nodes/shared/wire';
 import { circleGeofence } from '../../nodes/shared/geo/geofence';
 import type { DetectionSettings, TriggerEvent } from '../../nodes/SatelliteTrackingTrigger/detection/types';

@@ -8,16 +8,37 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
+import { joinUrl } from '../../../credentials/baseUrl';
 import { CREDENTIAL_TYPE, ENDPOINTS, TOKEN_PATH, type AnswerOf, type Endpoint, type EndpointName, type PathParam } from '../wire';
-import { unwrapEnvelope, usageCounters, type UsageCounters } from './envelope';
-import { describeFailure, describeHttpFailure, describeRedirect, isTokenRefusal, namingIds, refusedWithFreshToken, toNodeApiError, type RequestFailure } from './errors';
 import { systemClock } from './clock';
+import { unwrapEnvelope, usageCounters, type UsageCounters } from './envelope';
+import {
+	describeFailure,
+	describeHttpFailure,
+	describeRedirect,
+	isTokenRefusal,
+	namingIds,
+	redact,
+	redactTexts,
+	redirectTarget,
+	refusedWithFreshToken,
+	suppliedSecrets,
+	toNodeApiError,
+	type RequestFailure,
+} from './failure';
 import { quotaForAccount, RequestPacer } from './pacer';
-import { redact, redactTexts, suppliedSecrets } from './redact';
-import { isRetryable, MAX_RETRIES, retryDelayMs } from './retryPolicy';
-import { DEFAULT_TIMEOUT_SECONDS, TOKEN_TIMEOUT_FIELD, tokenMatchesCredential } from './token';
-import { NO_TOKEN, TokenExchangeFailure, TokenSession, type FullResponse, type OutgoingRequest, type TokenGeneration } from './tokenSession';
-import { accountKey, fillPath, joinUrl, redirectTarget } from './url';
+import {
+	DEFAULT_TIMEOUT_SECONDS,
+	NO_TOKEN,
+	TOKEN_TIMEOUT_FIELD,
+	TokenExchangeFailure,
+	tokenMatchesCredential,
+	TokenSession,
+	type FullResponse,
+	type OutgoingRequest,
+	type TokenGeneration,
+} from './token';
+import { accountKey } from './url';
 
 export type RequestContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
@@ -84,6 +105,57 @@ function whyNotSent(remainingMs: number, stop: AbortSignal | undefined, budget: 
 	return undefined;
 }
 
+// When a failed request is sent again.
+
+export const MAX_RETRIES = 5;
+const BASE_DELAY_MS = 500;
+const MAX_DELAY_MS = 30_000;
+/**
+ * A per-minute quota spent in a burst asks for up to a minute; coming back earlier only meets the
+ * same full window again (one 429 per request under way each time). Longer asks are not honoured.
+ */
+const MAX_RETRY_AFTER_MS = 60_000;
+
+/** Statuses that say "not processed, come back later": safe to resend whatever the method. */
+const COME_BACK_LATER = new Set([429, 503]);
+
+/** Failures after which a read may be sent again; a write may have been applied already. */
+const TRANSIENT = new Set([500, 502, 504]);
+
+export function isRetryable(failure: Pick<RequestFailure, 'status' | 'networkCode'>, isRead: boolean): boolean {
+	if (failure.status !== undefined && COME_BACK_LATER.has(failure.status)) return true;
+	if (!isRead) return false;
+	return failure.networkCode !== undefined || (failure.status !== undefined && TRANSIENT.has(failure.status));
+}
+
+/**
+ * Delay before retry number `attempt` (0-based): the server's Retry-After when it sent one,
+ * otherwise exponential backoff with full jitter so parallel requests do not return in step.
+ */
+export function retryDelayMs(attempt: number, retryAfterMs: number | undefined, random: () => number): number {
+	if (retryAfterMs !== undefined) return Math.min(retryAfterMs, MAX_RETRY_AFTER_MS);
+	const ceiling = Math.min(BASE_DELAY_MS * 2 ** attempt, MAX_DELAY_MS);
+	return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+/**
+ * Fills `{deviceId}`-style placeholders, percent-encoding each value so an id can never reach
+ * another route. `.` and `..` survive encoding as dot-segments that URL parsers resolve, so they
+ * are refused rather than sent.
+ */
+export function fillPath(template: string, params: Partial<Record<PathParam, string>>): string {
+	return template.replace(/\{(\w+)\}/g, (_, name: PathParam) => {
+		const value = params[name];
+		if (value === undefined || value === '') {
+			throw new RangeError(`${name} is empty`);
+		}
+		if (value === '.' || value === '..') {
+			throw new RangeError(`${name} cannot be "${value}"`);
+		}
+		return encodeURIComponent(value);
+	});
+}
+
 /** The service looked past the token: not a refusal of it, nor an overload or outage before any check. */
 function answeredPastTheToken(status: number): boolean {
 	return status !== 401 && status !== 429 && status < 500;
@@ -94,11 +166,7 @@ function answeredPastTheToken(status: number): boolean {
  * the credential (and so the token) between all its requests, paces them with every other run
  * on the same account in this process, retries what is safe to retry, and turns every failure
  * into a NodeApiError carrying the service's own message, with the key and tokens taken out.
- *
- * Tokens: n8n runs the credential's preAuthentication whenever the token field is empty and
- * stores the result, so clearing the shared token is how this client asks for a new one — once
- * for all requests in flight, where n8n's own 401 handling would refresh once per request, and
- * it would also hide the answer's headers (Retry-After) that this client needs.
+ * Its token is a TokenSession's (token.ts).
  */
 export class TrackingApiClient {
 	private newestUsage: UsageCounters | undefined;
@@ -117,7 +185,12 @@ export class TrackingApiClient {
 		private readonly maxRetries: number,
 		credentialReadAt: number,
 	) {
-		this.tokens = new TokenSession(this.data, (request) => this.sendWithToken(request), credentialReadAt);
+		this.tokens = new TokenSession(
+			this.data,
+			(request) => this.sendWithToken(request),
+			credentialReadAt,
+			(retryAfterMs) => retryDelayMs(0, retryAfterMs, Math.random),
+		);
 	}
 
 	static async create(context: RequestContext, options: ClientOptions): Promise<TrackingApiClient> {

@@ -1,6 +1,5 @@
-export { TrackingApiClient, ranOutOfTime, type ClientOptions, type PathParams, type RequestBudget, type RequestContext, type RequestOptions } from './client';
+export { TrackingApiClient, ranOutOfTime, MAX_RETRIES, type ClientOptions, type PathParams, type RequestBudget, type RequestContext, type RequestOptions } from './client';
 export type { UsageCounters } from './envelope';
 export { requestToken, DEFAULT_TIMEOUT_SECONDS } from './token';
-export { MAX_RETRIES } from './retryPolicy';
 export { systemClock } from './clock';
-export { idsNamed } from './errors';
+export { idsNamed } from './failure';

@@ -16,7 +16,6 @@ import {
 	describeFailure,
 	describeHttpFailure,
 	describeRedirect,
-	isTokenRefusal,
 	namingIds,
 	redact,
 	redactTexts,
@@ -290,11 +289,11 @@ export class TrackingApiClient {
 			if (failure.tokenExchangeFailed) {
 				// Nothing was sent, so any request may wait for the one more exchange allowed.
 				if (budget !== undefined) budget.remaining++;
-				if (isTokenRefusal(failure) || this.tokens.brokenForGood) return { ok: false, failure };
+				if (failure.tokenRefused === true || this.tokens.brokenForGood) return { ok: false, failure };
 				attempt--;
 				continue;
 			}
-			if (failure.status === 401 && !isTokenRefusal(failure)) {
+			if (failure.status === 401 && failure.tokenRefused !== true) {
 				if (!this.tokens.renewAfterRefusal(exchange.tokenUsed)) return { ok: false, failure: refusedWithFreshToken(failure) };
 				attempt--;
 				continue;

@@ -18,7 +18,7 @@ export interface RequestFailure {
 	status?: number;
 	/** A transport-level failure: reset, refused, timeout. */
 	networkCode?: string;
-	/** The token exchange itself was refused (bad user name or API key). */
+	/** The token exchange itself was refused (bad user name or API key): no retry with the same credential can help. */
 	tokenRefused?: boolean;
 	description?: string;
 	retryAfterMs?: number;
@@ -285,11 +285,6 @@ export function parseRetryAfter(header: unknown, now: number): number | undefine
 	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
 	const date = Date.parse(text);
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-/** The service refused the user name or API key: retrying with the same credential cannot help. */
-export function isTokenRefusal(failure: RequestFailure): boolean {
-	return failure.tokenRefused === true;
 }
 
 /** A non-2xx answer: its status, the vendor's text, and when to come back. */

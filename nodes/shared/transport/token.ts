@@ -10,7 +10,6 @@ import { systemClock } from './clock';
 import {
 	describeFailure,
 	describeNetworkFailure,
-	isTokenRefusal,
 	parseRetryAfter,
 	redact,
 	redirectTarget,
@@ -410,7 +409,7 @@ export class TokenSession {
 		if (this.data.token !== '' || error instanceof NoTimeLeftForToken) return;
 		const failure = describeFailure(error);
 		this.lastExchangeFailure = { error, retryAfterMs: failure.retryAfterMs };
-		if (isTokenRefusal(failure)) {
+		if (failure.tokenRefused === true) {
 			this.tokenRefusal = error;
 		} else if (failure.networkCode === 'ETIMEDOUT' || ++this.exchangeFailures > 1) {
 			// A hung endpoint would hang again: waiting a second Timeout would double what users set.

@@ -29,6 +29,10 @@ const MIN_SUCCESSES_TO_LEARN = 10;
  * full speed again, and one more 429 teaches the rate anew.
  */
 const LEARNED_RATE_LIFETIME_MS = 5 * 60_000;
+/** A gap between answers longer than this share of a span is a break in the sending (Pushback.answeredThroughout). */
+const ANSWER_GAP_SHARE = 0.1;
+/** A quota counted per calendar window is recognised for one-second windows (Retry-After: 1). */
+const CALENDAR_SECOND_MS = 1000;
 
 /**
  * What the service's pushback taught about the account: a pause until its Retry-After, and the
@@ -95,7 +99,7 @@ export class Pushback {
 	 * rate afresh, and the rate lapses after a while. Answers false when the span says nothing (too
 	 * few answers, or a pause within it), and the caller should run fewer requests at once instead.
 	 */
-	learn(now: number, retryAfterMs: number): boolean {
+	learn(now: number, retryAfterMs: number, refusedSentAt = now): boolean {
 		const span = Math.min(Math.max(retryAfterMs, 1000), RATE_WINDOW_MS);
 		const acceptedAt = [...this.succeededAt].filter((at) => at > now - span);
 		if (acceptedAt.length < MIN_SUCCESSES_TO_LEARN || this.pausedUntil > now - span) return false;
@@ -105,9 +109,46 @@ export class Pushback {
 		const burstMs = now - acceptedAt[0];
 		const window =
 			burstMs < span / 2 ? Math.min(Math.max(span, span - RETRY_AFTER_ROUNDING_MS + burstMs), RATE_WINDOW_MS) : span;
-		this.spacingMs = window / (acceptedAt.length * LEARNED_RATE_SHARE);
+		this.spacingMs = window / (this.acceptedPerWindow(acceptedAt, now, span, refusedSentAt) * LEARNED_RATE_SHARE);
 		this.learnedAt = now;
 		return true;
+	}
+
+	/**
+	 * How many requests the quota's window holds, from the answers of the span before a 429. A sliding
+	 * window refuses once its span holds the quota, within a span of the client going over it: the
+	 * span's answers are the quota. One counted per calendar second refuses once that second holds the
+	 * quota, and the span holds the second before's tail too, up to twice the quota (264 of 200 at 8
+	 * under way: pacing at that drew a 429 every other second). Answers that kept coming across the
+	 * whole span are what only such a window lets through before refusing; the quota is then what came
+	 * in since the refused request's calendar second began, counting answers from a round trip after it
+	 * (the requests answered earlier were counted in the second before). Under half the span's answers
+	 * is no calendar second's count: the span's stand.
+	 */
+	private acceptedPerWindow(acceptedAt: number[], now: number, span: number, refusedSentAt: number): number {
+		if (span > CALENDAR_SECOND_MS || !this.answeredThroughout(now, span)) return acceptedAt.length;
+		const calendarOffset = (this.clock.calendarNow?.() ?? this.clock.now()) - this.clock.now();
+		const secondBegan = refusedSentAt - ((refusedSentAt + calendarOffset) % CALENDAR_SECOND_MS);
+		const countedFrom = secondBegan + (now - refusedSentAt);
+		const sinceSecondBegan = acceptedAt.filter((at) => at >= countedFrom).length;
+		return sinceSecondBegan * 2 >= acceptedAt.length ? sinceSecondBegan : acceptedAt.length;
+	}
+
+	/**
+	 * Answers with no gap longer than a tenth of the span up to `now`, from before the span began; or,
+	 * paced at a rate learned before, from its first tenth on: a sliding window never refuses the pace
+	 * learned from it (and the first answers after a pause come a round trip after it ends).
+	 */
+	private answeredThroughout(now: number, span: number): boolean {
+		const gapMs = span * ANSWER_GAP_SHARE;
+		const firstBy = this.spacingInForce(now) ? now - span + gapMs : now - span;
+		let previous: number | undefined;
+		for (const at of this.succeededAt) {
+			if (at <= now - span - gapMs) continue;
+			if (previous === undefined ? at > firstBy : at - previous > gapMs) return false;
+			previous = at;
+		}
+		return previous !== undefined && now - previous <= gapMs;
 	}
 
 	/** No pause and no learned rate in force: forgetting the account loses nothing. */

@@ -259,6 +259,80 @@ async function sendThrough(clock: EventLoopClock, pacer: RequestPacer, items: nu
 	return sentAt;
 }
 
+/** A service's quota: when a request arriving at `at` is refused, its Retry-After in ms; else undefined. */
+type QuotaShape = (at: number) => number | undefined;
+
+/** `requests` per calendar window (windows begin at multiples of `windowMs`), Retry-After the rest of it rounded up. */
+function fixedWindows(requests: number, windowMs: number): QuotaShape {
+	let windowStart = -Infinity;
+	let counted = 0;
+	return (at) => {
+		const start = at - (at % windowMs);
+		if (start !== windowStart) [windowStart, counted] = [start, 0];
+		if (counted < requests) {
+			counted++;
+			return undefined;
+		}
+		return Math.max(1, Math.ceil((start + windowMs - at) / 1000)) * 1000;
+	};
+}
+
+/** `requests` in any `windowMs`, Retry-After until the oldest counted leaves it, rounded up. */
+function slidingWindow(requests: number, windowMs: number): QuotaShape {
+	const admitted: number[] = [];
+	return (at) => {
+		while (admitted.length > 0 && admitted[0] <= at - windowMs) admitted.shift();
+		if (admitted.length < requests) {
+			admitted.push(at);
+			return undefined;
+		}
+		return Math.max(1, Math.ceil((admitted[admitted.length - requests] + windowMs - at) / 1000)) * 1000;
+	};
+}
+
+/**
+ * `items` reads through a new pacer from `startAt`, `concurrency` at once, as the client sends them:
+ * each arrives 10 ms (plus up to `arrivalJitterMs`) after the pacer lets it go, is answered 20 ms
+ * later, and is sent again after a 429 (the pacer told of it). The wall time and the 429s.
+ */
+async function readsUnderQuota(
+	shape: QuotaShape,
+	startAt: number,
+	concurrency: number,
+	items: number,
+	{ calendarOffsetMs = 0, arrivalJitterMs = 0 } = {},
+) {
+	const clock = Object.assign(eventLoopClock(), { calendarNow: () => clock.time + calendarOffsetMs });
+	clock.time = startAt;
+	const pacer = new RequestPacer({ maxConcurrency: concurrency }, clock);
+	// The same jitter at every run: a linear congruential sequence.
+	let seed = 12345 + startAt;
+	const jitter = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+	let next = 0;
+	let done = 0;
+	let refused = 0;
+	const worker = async () => {
+		for (; next < items; done++) {
+			next++;
+			for (;;) {
+				const release = await pacer.acquire();
+				await clock.sleep(10 + jitter() * arrivalJitterMs);
+				const retryAfterMs = shape(clock.time + calendarOffsetMs);
+				await clock.sleep(20);
+				release();
+				if (retryAfterMs === undefined) break;
+				refused++;
+				pacer.throttled(retryAfterMs, true);
+			}
+			pacer.succeeded();
+		}
+	};
+	const all = Promise.all(Array.from({ length: concurrency }, worker));
+	await clock.runTimers(() => done === items);
+	await all;
+	return { wallMs: clock.time - startAt, refused };
+}
+
 describe('RequestPacer', () => {
 	it('never runs more than the allowed requests at once', async () => {
 		const pacer = new RequestPacer({ maxConcurrency: 3 });
@@ -575,5 +649,54 @@ describe('RequestPacer', () => {
 			sentAt.push(clock.time);
 		}
 		expect(sentAt).toEqual([100, 100, 100]);
+	});
+
+	describe('under a quota of 200/s, sliding or counted per calendar second (bench P2q)', () => {
+		// 2,000 reads: a floor of 10 s. The target: 1.1× that, plus the one Retry-After pause (1 s) a
+		// client must take to learn the quota.
+		const items = 2000;
+		const targetMs = 1.1 * 10_000 + 1000;
+		// Where in a calendar second the run starts decides how much of the second before the span of
+		// the first 429 holds.
+		const startsAt = [0, 150, 300, 450, 600, 750, 900];
+
+		it.each(startsAt)('8 under way against calendar seconds, starting at %i ms: one or two overloads, within the target', async (startAt) => {
+			const { wallMs, refused } = await readsUnderQuota(fixedWindows(200, 1000), startAt, 8, items);
+			// The rate learned over the last second, with the second before's tail in it (264 of 200),
+			// drew a 429 every other second: 53 answers of 429, 16.2 s.
+			expect(refused).toBeLessThanOrEqual(2 * 8);
+			expect(wallMs).toBeLessThanOrEqual(targetMs);
+		});
+
+		it('8 under way against calendar seconds, answered at its own pace across a whole second: one overload only', async () => {
+			for (const startAt of [300, 450, 600]) {
+				const { wallMs, refused } = await readsUnderQuota(fixedWindows(200, 1000), startAt, 8, items);
+				expect(refused).toBe(8);
+				expect(wallMs).toBeLessThanOrEqual(1.1 * 10_000 + 500);
+			}
+		});
+
+		it("finds where the service's calendar second begins on the clock's calendar, not on its own time", async () => {
+			// The pacer's time counts from the process's start; the service's seconds from the epoch.
+			const { refused } = await readsUnderQuota(fixedWindows(200, 1000), 0, 8, items, { calendarOffsetMs: 1_764_000_000_300 });
+			expect(refused).toBe(8);
+		});
+
+		it.each([8, 20])('%i under way against a sliding window, from any start: one overload, as before', async (concurrency) => {
+			for (const startAt of startsAt) {
+				const { wallMs, refused } = await readsUnderQuota(slidingWindow(200, 1000), startAt, concurrency, items);
+				expect(refused).toBe(concurrency);
+				expect(wallMs).toBeLessThanOrEqual(1.1 * 10_000);
+			}
+		});
+
+		it('20 under way against a sliding window, arriving up to 30 ms apart from their turns: a second 429 under the learned pace does not cut it to a calendar second', async () => {
+			// The jitter bunches arrivals over the quota once: 3 more answers of 429, with answers in
+			// the pause. Taking the count since the calendar second began made the rest of the run go
+			// at about 140/s: 15.2 s; the span's count, as before the calendar rule, 13.8 s.
+			const { wallMs, refused } = await readsUnderQuota(slidingWindow(200, 1000), 0, 20, items, { arrivalJitterMs: 30 });
+			expect(refused).toBe(23);
+			expect(wallMs).toBeLessThan(14_000);
+		});
 	});
 });

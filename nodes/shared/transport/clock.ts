@@ -3,6 +3,11 @@ import { sleep } from 'n8n-workflow';
 export interface Clock {
 	now(): number;
 	sleep(ms: number): Promise<void>;
+	/**
+	 * The calendar's time (ms since the epoch), read only for where a calendar second begins: a
+	 * service that counts requests per calendar second starts its count there. Without it, `now`.
+	 */
+	calendarNow?(): number;
 }
 
 /**
@@ -12,4 +17,4 @@ export interface Clock {
  * flipped back and forth let each forward flip empty the Max Requests per Minute window. Read at each
  * call, so tests' fake timers (which fake `performance` too) move it on.
  */
-export const systemClock: Clock = { now: () => performance.now(), sleep };
+export const systemClock: Clock = { now: () => performance.now(), sleep, calendarNow: () => Date.now() };

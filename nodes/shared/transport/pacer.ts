@@ -87,6 +87,9 @@ export class RequestPacer implements SlotHolder {
 
 	private readonly requestsPerMinute: number;
 
+	/** When the request whose answer came in last was sent: a 429's round trip places it in its calendar second. */
+	private lastAnsweredSentAt: number | undefined;
+
 	constructor(
 		options: PacerOptions,
 		private readonly clock: Clock = systemClock,
@@ -116,9 +119,14 @@ export class RequestPacer implements SlotHolder {
 		if (wait) await wait;
 		wait = pushback.waitForSpacing();
 		if (wait) await wait;
+		const sentAt = this.clock.now();
 		return (sent = true) => {
-			if (sent) window.answered();
-			else window.notSent();
+			if (sent) {
+				window.answered();
+				this.lastAnsweredSentAt = sentAt;
+			} else {
+				window.notSent();
+			}
 			slots.free(this);
 		};
 	}
@@ -139,7 +147,7 @@ export class RequestPacer implements SlotHolder {
 		const pushback = this.quota.pushback;
 		// No request is sent during a pause, so a 429 that arrives in one answers a request sent
 		// before it: the same overload, already dealt with.
-		if (pushback.pausedUntil <= now && !(overQuota && pushback.learn(now, delayMs))) {
+		if (pushback.pausedUntil <= now && !(overQuota && pushback.learn(now, delayMs, this.lastAnsweredSentAt))) {
 			this.allowed = Math.max(1, Math.floor(this.allowed / 2));
 		}
 		pushback.pause(now + delayMs);

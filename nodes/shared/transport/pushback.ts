@@ -29,6 +29,10 @@ const MIN_SUCCESSES_TO_LEARN = 10;
  * full speed again, and one more 429 teaches the rate anew.
  */
 const LEARNED_RATE_LIFETIME_MS = 5 * 60_000;
+/** A gap between answers longer than this share of a span is a break in the sending (Pushback.answeredThroughout). */
+const ANSWER_GAP_SHARE = 0.1;
+/** A quota counted per calendar window is recognised for one-second windows (Retry-After: 1). */
+const CALENDAR_SECOND_MS = 1000;
 
 /**
  * What the service's pushback taught about the account: a pause until its Retry-After, and the
@@ -42,6 +46,12 @@ export class Pushback {
 
 	/** Minimum spacing between sends learned from a 429; 0 while none is in force. */
 	private spacingMs = 0;
+
+	/**
+	 * The spacing of a quota counted per calendar second, found at a 429 under a learned pace: taken
+	 * when the pause ends, unless a request answered during it (see `learn`).
+	 */
+	private calendarSpacingMs: number | undefined;
 
 	private learnedAt = -Infinity;
 
@@ -84,6 +94,7 @@ export class Pushback {
 
 	succeeded(): void {
 		const now = this.clock.now();
+		if (this.pausedUntil > now) this.calendarSpacingMs = undefined;
 		this.succeededAt.push(now);
 		while (this.succeededAt.length > 0 && this.succeededAt.peek()! <= now - RATE_WINDOW_MS) this.succeededAt.shift();
 	}
@@ -95,7 +106,7 @@ export class Pushback {
 	 * rate afresh, and the rate lapses after a while. Answers false when the span says nothing (too
 	 * few answers, or a pause within it), and the caller should run fewer requests at once instead.
 	 */
-	learn(now: number, retryAfterMs: number): boolean {
+	learn(now: number, retryAfterMs: number, refusedSentAt = now): boolean {
 		const span = Math.min(Math.max(retryAfterMs, 1000), RATE_WINDOW_MS);
 		const acceptedAt = [...this.succeededAt].filter((at) => at > now - span);
 		if (acceptedAt.length < MIN_SUCCESSES_TO_LEARN || this.pausedUntil > now - span) return false;
@@ -105,9 +116,56 @@ export class Pushback {
 		const burstMs = now - acceptedAt[0];
 		const window =
 			burstMs < span / 2 ? Math.min(Math.max(span, span - RETRY_AFTER_ROUNDING_MS + burstMs), RATE_WINDOW_MS) : span;
-		this.spacingMs = window / (acceptedAt.length * LEARNED_RATE_SHARE);
+		const pacedBefore = this.spacingInForce(now);
+		const perCalendarSecond = this.acceptedPerCalendarSecond(acceptedAt, now, span, refusedSentAt, pacedBefore);
+		// A sliding window refuses a learned pace too when its requests arrive bunched (network, late
+		// timers), but frees a place again within a send or two: a request under way at the 429 is
+		// answered during the pause. A calendar second stays full to its end and refuses them all. So
+		// under a learned pace the calendar second's count waits for the pause to end without one.
+		const perWindowNow = pacedBefore ? acceptedAt.length : (perCalendarSecond ?? acceptedAt.length);
+		this.spacingMs = window / (perWindowNow * LEARNED_RATE_SHARE);
+		this.calendarSpacingMs =
+			pacedBefore && perCalendarSecond !== undefined ? window / (perCalendarSecond * LEARNED_RATE_SHARE) : undefined;
 		this.learnedAt = now;
 		return true;
+	}
+
+	/**
+	 * How many requests a quota counted per calendar second holds, from the answers of the span before
+	 * a 429; undefined when the answers do not show one. A sliding window refuses once its span holds
+	 * the quota, within a span of the client going over it: the span's answers are the quota. One
+	 * counted per calendar second refuses once that second holds the quota, and the span holds the
+	 * second before's tail too, up to twice the quota (264 of 200 at 8 under way: pacing at that drew
+	 * a 429 every other second). Answers that kept coming across the whole span are what only such a
+	 * window lets through before refusing; the quota is then what came in since the refused request's
+	 * calendar second began, counting answers from a round trip after it (the requests answered earlier
+	 * were counted in the second before). Under half the span's answers is no calendar second's count.
+	 */
+	private acceptedPerCalendarSecond(acceptedAt: number[], now: number, span: number, refusedSentAt: number, pacedBefore: boolean): number | undefined {
+		if (span > CALENDAR_SECOND_MS || !this.answeredThroughout(now, span, pacedBefore)) return undefined;
+		const calendarOffset = (this.clock.calendarNow?.() ?? this.clock.now()) - this.clock.now();
+		const secondBegan = refusedSentAt - ((refusedSentAt + calendarOffset) % CALENDAR_SECOND_MS);
+		const countedFrom = secondBegan + (now - refusedSentAt);
+		const sinceSecondBegan = acceptedAt.filter((at) => at >= countedFrom).length;
+		return sinceSecondBegan * 2 >= acceptedAt.length ? sinceSecondBegan : undefined;
+	}
+
+	/**
+	 * Answers with no gap longer than a tenth of the span up to `now`, from before the span began; or,
+	 * paced at a rate learned before, from its first tenth on: a sliding window refuses the pace
+	 * learned from it only when requests arrive bunched (see `learn`), and the first answers after a
+	 * pause come a round trip after it ends.
+	 */
+	private answeredThroughout(now: number, span: number, pacedBefore: boolean): boolean {
+		const gapMs = span * ANSWER_GAP_SHARE;
+		const firstBy = pacedBefore ? now - span + gapMs : now - span;
+		let previous: number | undefined;
+		for (const at of this.succeededAt) {
+			if (at <= now - span - gapMs) continue;
+			if (previous === undefined ? at > firstBy : at - previous > gapMs) return false;
+			previous = at;
+		}
+		return previous !== undefined && now - previous <= gapMs;
 	}
 
 	/** No pause and no learned rate in force: forgetting the account loses nothing. */
@@ -126,6 +184,10 @@ export class Pushback {
 	}
 
 	private spacingInForce(now: number): boolean {
+		if (this.calendarSpacingMs !== undefined && this.pausedUntil <= now) {
+			this.spacingMs = this.calendarSpacingMs;
+			this.calendarSpacingMs = undefined;
+		}
 		if (now - this.learnedAt > LEARNED_RATE_LIFETIME_MS) this.spacingMs = 0;
 		return this.spacingMs > 0;
 	}

@@ -1,5 +1,4 @@
-import { Queue } from '../../nodes/shared/transport/queue';
-import { RequestPacer } from '../../nodes/shared/transport/pacer';
+import { Queue, RequestPacer } from '../../nodes/shared/transport/pacer';
 
 describe('Queue', () => {
 	it('gives entries back oldest first, across its compactions, with pushes in between', () => {

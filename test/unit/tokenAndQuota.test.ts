@@ -9,8 +9,7 @@ import { SatelliteTrackingApi } from '../../credentials/SatelliteTrackingApi.cre
 import { usageHints } from '../../nodes/SatelliteTracking/actions/usageHint';
 import { readRequestSettings } from '../../nodes/shared/requestSettings';
 import { describeNetworkFailure, displayUrl } from '../../nodes/shared/transport/failure';
-import { systemClock } from '../../nodes/shared/transport/clock';
-import { AccountQuota, quotaForAccount, RequestPacer, trackedAccounts } from '../../nodes/shared/transport/pacer';
+import { AccountQuota, quotaForAccount, RequestPacer, systemClock, trackedAccounts } from '../../nodes/shared/transport/pacer';
 import { REDACTED, redact, redactTexts, suppliedSecrets } from '../../nodes/shared/transport/failure';
 import { credentialFingerprint, localExpiry } from '../../nodes/shared/transport/token';
 import { fakeClock, fakeDateFrom } from '../support/clock';

@@ -2,10 +2,9 @@ import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
 import { EnvelopeError, unwrapEnvelope } from '../../nodes/shared/transport/envelope';
 import { describeFailure, parseRetryAfter, TokenRequestError } from '../../nodes/shared/transport/failure';
-import { AccountQuota, quotaForAccount, RequestPacer } from '../../nodes/shared/transport/pacer';
+import { accountKey, AccountQuota, quotaForAccount, RequestPacer } from '../../nodes/shared/transport/pacer';
 import { fillPath, isRetryable, retryDelayMs } from '../../nodes/shared/transport/client';
 import { joinUrl } from '../../credentials/baseUrl';
-import { accountKey } from '../../nodes/shared/transport/url';
 import { ENDPOINTS } from '../../nodes/shared/wire';
 import { fakeClock } from '../support/clock';
 

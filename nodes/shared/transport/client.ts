@@ -10,7 +10,6 @@ import {
 
 import { joinUrl } from '../../../credentials/baseUrl';
 import { CREDENTIAL_TYPE, ENDPOINTS, TOKEN_PATH, type AnswerOf, type Endpoint, type EndpointName, type PathParam } from '../wire';
-import { systemClock } from './clock';
 import { unwrapEnvelope, usageCounters, type UsageCounters } from './envelope';
 import {
 	describeFailure,
@@ -25,7 +24,7 @@ import {
 	toNodeApiError,
 	type RequestFailure,
 } from './failure';
-import { quotaForAccount, RequestPacer } from './pacer';
+import { accountKey, quotaForAccount, RequestPacer, systemClock } from './pacer';
 import {
 	DEFAULT_TIMEOUT_SECONDS,
 	NO_TOKEN,
@@ -37,7 +36,6 @@ import {
 	type OutgoingRequest,
 	type TokenGeneration,
 } from './token';
-import { accountKey } from './url';
 
 export type RequestContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 

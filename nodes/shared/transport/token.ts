@@ -6,7 +6,6 @@ import { sleep, type ICredentialDataDecryptedObject, type IHttpRequestHelper } f
 import { baseUrlHint, baseUrlProblem, joinUrl } from '../../../credentials/baseUrl';
 import { parseServiceTime } from '../validation';
 import { TOKEN_PATH, type TokenAnswer, type TokenRequest } from '../wire';
-import { systemClock } from './clock';
 import {
 	describeFailure,
 	describeNetworkFailure,
@@ -18,6 +17,7 @@ import {
 	TokenUnavailableError,
 	TokenUnreachableError,
 } from './failure';
+import { systemClock } from './pacer';
 
 export interface IssuedToken {
 	token: string;

@@ -62,6 +62,27 @@ describe('trigger parameters and Events', () => {
 		expect(kept({ events: ['tripStarted'], idleMinutes: 10 })).not.toHaveProperty('idleMinutes');
 	});
 
+	// Issue 47 item 2, what was left: Alert Names (a list) came back empty once Critical Alert was removed and added back.
+	it('keeps the Alert Names chosen when Critical Alert is removed and added back, and shows them meanwhile labelled with it', () => {
+		const typed = { alertNames: ['SOSButton', 'SpeedLimit'] };
+		let parameters: INodeParameters = { events: ['criticalAlert', 'locationUpdated'], ...typed };
+		for (const events of [['locationUpdated'], ['tripStarted'], ['criticalAlert']]) {
+			parameters = kept({ ...parameters, events });
+			expect(parameters).toMatchObject(typed);
+		}
+		const labels = (parameters: INodeParameters) =>
+			asSent.properties
+				.filter((candidate) => candidate.name === 'alertNames' && candidate.type !== 'hidden' && NodeHelpers.displayParameter(parameters, candidate, node, asSent))
+				.map((candidate) => candidate.displayName);
+		const resolved = (parameters: INodeParameters) => NodeHelpers.getNodeParameters(asSent.properties, parameters, true, false, node, asSent)!;
+		expect(labels(resolved({ events: ['criticalAlert'], ...typed }))).toEqual(['Alert Names']);
+		expect(labels(resolved({ events: ['tripStarted'], ...typed }))).toEqual(['Alert Names (Only for Critical Alert)']);
+		// None chosen, whether never set or emptied: not shown while Critical Alert is not selected.
+		expect(labels(resolved({ events: ['tripStarted'] }))).toEqual([]);
+		expect(labels(resolved({ events: ['tripStarted'], alertNames: [] }))).toEqual([]);
+		expect(kept({ events: ['tripStarted'], alertNames: [] })).not.toHaveProperty('alertNames');
+	});
+
 	it('shows the lists whatever is selected, with the events that use them named', () => {
 		for (const name of Object.keys(LISTS)) {
 			expect(shown(name, { events: ['locationUpdated'] })).toBe(true);

@@ -8,6 +8,8 @@
  */
 import { join } from 'node:path';
 
+import type { INodeParameters } from 'n8n-workflow';
+
 import { withTriggerSandbox, type TriggerHarness } from '../support/trigger';
 import { HOST_MODULES, HOST_N8N_VERSION, hostInstalled, hostRequired } from './host';
 
@@ -44,13 +46,23 @@ if (!hostInstalled) {
 	const { pollFailureFromError } = require(join(HOST_MODULES, 'n8n', 'dist', 'workflows', 'triggers', 'poll-backoff-policy.js')) as {
 		pollFailureFromError: (error: unknown, now: Date) => PollFailure;
 	};
-	/** How n8n 2.41's scheduler reads `error`, and the `failure` option n8n's error constructor was given. */
-	const asN8nReadsIt = (error: Error & { failure?: unknown }) => ({
-		read: pollFailureFromError(error, new Date()),
-		option: hostWorkflow.failureOptionGiven(error),
-		failure: error.failure,
-		isN8nError: error instanceof hostWorkflow.NodeApiError || error instanceof hostWorkflow.NodeOperationError,
-	});
+	/**
+	 * How n8n's scheduler reads `error`, and the `failure` option n8n's error constructor was given for
+	 * it, against what a declared `failure` should come to.
+	 */
+	const expectReadAs = (error: Error & { failure?: unknown }, failure: { cause: string; retryAfterMs?: number }, type: PollFailure['type']) =>
+		expect({
+			read: pollFailureFromError(error, new Date()),
+			option: hostWorkflow.failureOptionGiven(error),
+			failure: error.failure,
+			isN8nError: error instanceof hostWorkflow.NodeApiError || error instanceof hostWorkflow.NodeOperationError,
+		}).toEqual({ read: { type, retryAfterMs: failure.retryAfterMs ?? null, cause: failure.cause }, option: failure, failure, isN8nError: true });
+
+	const LAST_LOCATION = { path: /\/lastLocation$/ };
+	const NO_RETRIES: INodeParameters = { events: ['locationUpdated'], requestSettings: { maxRetries: 0 } };
+	type Sandbox = TriggerHarness['sandbox'];
+	/** What the poll meets, its parameters, the failure it should declare, and how n8n should take that. */
+	type Case = [string, (sandbox: Sandbox) => unknown, INodeParameters, { cause: string; retryAfterMs?: number }, PollFailure['type']];
 
 	describe(`a failed poll as n8n ${HOST_N8N_VERSION}'s scheduler reads it, declared through n8n's failure option`, () => {
 		it('runs in that n8n', () => {
@@ -60,69 +72,56 @@ if (!hostInstalled) {
 			expect((hostWorkflow as { ACTIONABLE_CAUSES?: unknown }).ACTIONABLE_CAUSES).toContain('configuration-invalid');
 		});
 
-		it('a 500: an outage, retried on n8n\'s curve', async () => {
+		it.each<Case>([
+			["a 500: an outage, retried on n8n's curve", (sandbox: Sandbox) => sandbox.faults.inject({ match: LAST_LOCATION, kind: 'status', status: 500 }), NO_RETRIES, { cause: 'temporarily-unavailable' }, 'transient'],
+			[
+				'a 429 with Retry-After: rate-limited, after the wait the service asked',
+				(sandbox: Sandbox) => sandbox.faults.inject({ match: LAST_LOCATION, kind: 'status', status: 429, retryAfter: 600 }),
+				{ events: ['locationUpdated'], requestSettings: { maxPollSeconds: 2 } },
+				{ cause: 'rate-limited', retryAfterMs: 600_000 },
+				'transient',
+			],
+			[
+				'a 200 carrying the vendor\'s error envelope "Internal Server Error": an outage, not a node defect',
+				(sandbox: Sandbox) => sandbox.faults.inject({ match: LAST_LOCATION, kind: 'successFalse200', message: 'Internal Server Error' }),
+				NO_RETRIES,
+				{ cause: 'temporarily-unavailable' },
+				'transient',
+			],
+			[
+				'a refused token: the credential, permanent until the user reconnects it',
+				(sandbox: Sandbox) => sandbox.faults.inject({ match: { path: '/api/Auth/Token' }, kind: 'status', status: 401, message: 'Invalid API key' }),
+				{ events: ['locationUpdated'] },
+				{ cause: 'credential-invalid' },
+				'permanent',
+			],
+			[
+				'a NodeOperationError (a device group that no longer exists): the configuration, permanent',
+				() => undefined,
+				{ events: ['locationUpdated'], deviceSelection: 'group', groupId: { __rl: true, mode: 'id', value: 'grp-999' } },
+				{ cause: 'configuration-invalid' },
+				'permanent',
+			],
+		])('%s', async (_, fault, parameters, failure, type) => {
 			await withTriggerSandbox({ deviceCount: 2 }, async (h) => {
-				h.sandbox.faults.inject({ match: { path: /\/lastLocation$/ }, kind: 'status', status: 500 });
-				const error = await failedPoll(h, { events: ['locationUpdated'], requestSettings: { maxRetries: 0 } });
-				expect(asN8nReadsIt(error)).toEqual({
-					read: { type: 'transient', retryAfterMs: null, cause: 'temporarily-unavailable' },
-					option: { cause: 'temporarily-unavailable' },
-					failure: { cause: 'temporarily-unavailable' },
-					isN8nError: true,
-				});
+				fault(h.sandbox);
+				expectReadAs(await failedPoll(h, parameters), failure, type);
 			});
 		});
 
-		it('a 429 with Retry-After: rate-limited, after the wait the service asked', async () => {
+		it('the vendor envelope\'s own text stays the message', async () => {
 			await withTriggerSandbox({ deviceCount: 2 }, async (h) => {
-				h.sandbox.faults.inject({ match: { path: /\/lastLocation$/ }, kind: 'status', status: 429, retryAfter: 600 });
-				const error = await failedPoll(h, { events: ['locationUpdated'], requestSettings: { maxPollSeconds: 2 } });
-				expect(asN8nReadsIt(error)).toEqual({
-					read: { type: 'transient', retryAfterMs: 600_000, cause: 'rate-limited' },
-					option: { cause: 'rate-limited', retryAfterMs: 600_000 },
-					failure: { cause: 'rate-limited', retryAfterMs: 600_000 },
-					isN8nError: true,
-				});
-			});
-		});
-
-		it('a 200 carrying the vendor\'s error envelope "Internal Server Error": an outage, not a node defect', async () => {
-			await withTriggerSandbox({ deviceCount: 2 }, async (h) => {
-				h.sandbox.faults.inject({ match: { path: /\/lastLocation$/ }, kind: 'successFalse200', message: 'Internal Server Error' });
-				const error = await failedPoll(h, { events: ['locationUpdated'], requestSettings: { maxRetries: 0 } });
+				h.sandbox.faults.inject({ match: LAST_LOCATION, kind: 'successFalse200', message: 'Internal Server Error' });
+				const error = await failedPoll(h, NO_RETRIES);
 				expect(error.message).toMatch(/Internal Server Error/);
-				expect(asN8nReadsIt(error)).toEqual({
-					read: { type: 'transient', retryAfterMs: null, cause: 'temporarily-unavailable' },
-					option: { cause: 'temporarily-unavailable' },
-					failure: { cause: 'temporarily-unavailable' },
-					isN8nError: true,
-				});
+				expect(error).toBeInstanceOf(hostWorkflow.NodeApiError);
 			});
 		});
 
-		it('a refused token: the credential, permanent until the user reconnects it', async () => {
-			await withTriggerSandbox({ deviceCount: 1 }, async (h) => {
-				h.sandbox.faults.inject({ match: { path: '/api/Auth/Token' }, kind: 'status', status: 401, message: 'Invalid API key' });
-				const error = await failedPoll(h, { events: ['locationUpdated'] });
-				expect(asN8nReadsIt(error)).toEqual({
-					read: { type: 'permanent', retryAfterMs: null, cause: 'credential-invalid' },
-					option: { cause: 'credential-invalid' },
-					failure: { cause: 'credential-invalid' },
-					isN8nError: true,
-				});
-			});
-		});
-
-		it('a NodeOperationError (a device group that no longer exists): the configuration, permanent', async () => {
+		it('the group gone is n8n\'s NodeOperationError', async () => {
 			await withTriggerSandbox({ deviceCount: 2 }, async (h) => {
 				const error = await failedPoll(h, { events: ['locationUpdated'], deviceSelection: 'group', groupId: { __rl: true, mode: 'id', value: 'grp-999' } });
 				expect(error).toBeInstanceOf(hostWorkflow.NodeOperationError);
-				expect(asN8nReadsIt(error)).toEqual({
-					read: { type: 'permanent', retryAfterMs: null, cause: 'configuration-invalid' },
-					option: { cause: 'configuration-invalid' },
-					failure: { cause: 'configuration-invalid' },
-					isN8nError: true,
-				});
 			});
 		});
 	});

@@ -3,7 +3,7 @@
  * n8n's durable scheduler backs off as the cause deserves: waits as long as a rate limit asks, and
  * waits long when only the user can help.
  */
-import { ExecutionBaseError, NodeOperationError, type INode } from 'n8n-workflow';
+import { ExecutionBaseError, NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n8n-workflow';
 
 import { declare, failureOf, withFailureOption, type DeclaredFailure } from '../shared/transport/failure';
 
@@ -15,12 +15,21 @@ import { declare, failureOf, withFailureOption, type DeclaredFailure } from '../
 export function declaredPollError(node: INode, error: unknown): Error {
 	const thrown = error instanceof Error ? error : new NodeOperationError(node, String(error));
 	const failure = failureOf(thrown) ?? { cause: causeOf(thrown) };
-	return declare(thrown instanceof ExecutionBaseError ? thrown : asNodeError(node, thrown, failure), failure);
+	return declare(asNodeError(node, thrown, failure), failure);
 }
 
-/** The wrapper keeps where `error` was thrown: its own stack would start here, and n8n sets no cause. */
-function asNodeError(node: INode, error: Error, failure: DeclaredFailure): NodeOperationError {
-	return Object.assign(new NodeOperationError(node, error, withFailureOption(failure)), { stack: error.stack, cause: error });
+/**
+ * `error` as an n8n error, given `failure` through n8n's option. n8n's own node errors go through
+ * their constructor again, which hands back the error it was given (n8n 2.37+ with the failure
+ * set: "the declaration has to land on it"). A wrapper of any other error keeps where it was
+ * thrown: its own stack would start here, and n8n sets no cause.
+ */
+function asNodeError(node: INode, error: Error, failure: DeclaredFailure): Error {
+	const option = withFailureOption(failure);
+	if (error instanceof NodeApiError) return new NodeApiError(node, error as unknown as JsonObject, option);
+	if (error instanceof NodeOperationError) return new NodeOperationError(node, error, option);
+	if (error instanceof ExecutionBaseError) return error;
+	return Object.assign(new NodeOperationError(node, error, option), { stack: error.stack, cause: error });
 }
 
 function causeOf(error: Error): DeclaredFailure['cause'] {

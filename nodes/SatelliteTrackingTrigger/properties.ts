@@ -316,12 +316,13 @@ const labelledList = (list: INodeProperties, events: EventKind[]): INodeProperti
  * value and the user sees it is kept; one of type hidden, never shown, keeps the default in the
  * parameters n8n resolves, without which that condition would read a missing value as a typed one
  * and show every untouched setting. Conditions name root paths, which n8n does not order by
- * dependency. Not for a list (Alert Names): a condition on a list's own value cannot tell empty from
- * missing.
+ * dependency. A list (Alert Names) holds a value while it has an entry: n8n tests a condition on each
+ * of a list's entries, and `exists` is false for an empty list and for a missing one alike.
  */
 function keptWhileUnused(property: INodeProperties, events: EventKind[]): INodeProperties[] {
-	if (Array.isArray(property.default)) return [];
-	const holdsValue: DisplayCondition = { _cnd: { not: property.default as NodeParameterValue } };
+	const holdsValue: DisplayCondition = Array.isArray(property.default)
+		? { _cnd: { exists: true } }
+		: { _cnd: { not: property.default as NodeParameterValue } };
 	return [
 		{
 			...property,

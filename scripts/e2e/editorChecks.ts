@@ -18,14 +18,17 @@
  *  - Group → Update with an unedited JSON Patch writes nothing (its field is empty, not pre-filled).
  *
  *  - The fleet events (Idling, Trip Ended, Maintenance Due) show the settings each uses, no more,
- *    and a value typed into one survives its event being removed and added back.
+ *    and a value typed into one survives its event being removed and added back, as do the Alert
+ *    Names picked for Critical Alert.
  *
  *  - A geofence event without a geofence puts n8n's red warning on the node.
  *
  * Run by scripts/e2e/run-e2e.ts on the 2.41 lane (with the lane's editor), or on its own against a
  * fresh local n8n 2.41.1 (build first):
  *
- *   npm run build && npx tsx scripts/e2e/editorChecks.ts
+ *   npm run build && npx tsx scripts/e2e/editorChecks.ts [checkName ...]
+ *
+ * (only the checks named, e.g. checkAlertNamesSurviveRemoval; all without names).
  */
 import * as os from 'node:os';
 
@@ -126,9 +129,9 @@ async function removeEvent(page: Page, label: string): Promise<void> {
 	await eventTag(page, label).waitFor({ state: 'detached' });
 }
 
-async function savedTriggerParameters(editor: Editor, workflowId: string): Promise<Record<string, unknown>> {
+async function savedParameters(editor: Editor, workflowId: string, nodeName = TRIGGER): Promise<Record<string, unknown>> {
 	const workflow = (await editor.rest('GET', `/workflows/${workflowId}`)).data as { nodes: Array<{ name: string; parameters: Record<string, unknown> }> };
-	return workflow.nodes.find((node) => node.name === TRIGGER)?.parameters ?? {};
+	return workflow.nodes.find((node) => node.name === nodeName)?.parameters ?? {};
 }
 
 /**
@@ -157,7 +160,7 @@ export async function checkEventsChangeKeepsSettings(context: CheckContext): Pro
 		const savedEvents = (parameters: Record<string, unknown>) => [...((parameters.events as string[] | undefined) ?? [])].sort().join(', ');
 		let saved: Record<string, unknown> = {};
 		for (const until = Date.now() + ANSWERED_WITHIN_MS; Date.now() < until; await page.waitForTimeout(250)) {
-			saved = await savedTriggerParameters(editor, workflowId);
+			saved = await savedParameters(editor, workflowId);
 			if (savedEvents(saved) === expectedEvents) break;
 		}
 		if (savedEvents(saved) !== expectedEvents) {
@@ -371,6 +374,51 @@ export async function checkEventSettingsSurviveRemoval(context: CheckContext): P
 	});
 }
 
+const ALERT_TRIGGER = 'Alert trigger';
+/** Alert Names a user picks, as the list shows them. */
+const PICKED_ALERT_NAMES = ['SOSButton', 'SpeedLimit'];
+
+/**
+ * Alert Names (a list of Critical Alert's) as a user changes events: two names picked, Critical
+ * Alert removed, the names still shown labelled with their event, Critical Alert added back, the
+ * names still picked, and saved so. They once came back empty: n8n's editor drops a hidden
+ * parameter's value.
+ */
+export async function checkAlertNamesSurviveRemoval(context: CheckContext): Promise<string[]> {
+	const { editor } = context;
+	const workflowId = await triggerAlone(context, 'Alert names survive removal', {
+		id: '5f1e2d3c-4b5a-4697-8877-665544330009',
+		name: ALERT_TRIGGER,
+		typeVersion: 3,
+		parameters: { events: ['criticalAlert', 'locationUpdated'] },
+	});
+	return await inBrowser(context, 'Critical Alert removed and added back keeps its Alert Names', async (page, problems) => {
+		const ndv = await openNodePanel(page, editor.base, workflowId, ALERT_TRIGGER);
+		const alertNames = ndv.locator('[data-test-id="parameter-input-alertNames"]').first();
+		const picked = async () => (await alertNames.locator('.el-tag').allInnerTexts().catch(() => [])).map((text) => text.trim()).filter(Boolean);
+		await alertNames.locator('.el-select').click();
+		for (const name of PICKED_ALERT_NAMES) await page.locator('.el-select-dropdown__item:visible:not(.is-selected)', { hasText: name }).first().click();
+		await page.keyboard.press('Escape');
+		await alertNames.locator('.el-tag', { hasText: PICKED_ALERT_NAMES[1] }).waitFor({ state: 'visible' });
+		await removeEvent(page, 'Critical Alert');
+		const meanwhile = (await alertNames.isVisible()) ? await picked() : [];
+		if (meanwhile.join() !== PICKED_ALERT_NAMES.join()) problems.push(`with Critical Alert removed the panel shows Alert Names ${JSON.stringify(meanwhile)}, expected the picked ${JSON.stringify(PICKED_ALERT_NAMES)}`);
+		if (!(await ndv.innerText()).includes('Alert Names (Only for Critical Alert)')) problems.push('with Critical Alert removed the panel does not say the Alert Names kept are only for Critical Alert');
+		await addEvent(page, 'Critical Alert');
+		const after = await picked();
+		if (after.join() !== PICKED_ALERT_NAMES.join()) problems.push(`after adding Critical Alert back the panel shows Alert Names ${JSON.stringify(after)}, expected the picked ${JSON.stringify(PICKED_ALERT_NAMES)}`);
+
+		await page.locator('[data-test-id="ndv-close-button"]').click();
+		await page.keyboard.press('ControlOrMeta+s');
+		let saved: unknown;
+		for (const until = Date.now() + ANSWERED_WITHIN_MS; Date.now() < until; await page.waitForTimeout(250)) {
+			saved = (await savedParameters(editor, workflowId, ALERT_TRIGGER)).alertNames;
+			if (JSON.stringify(saved) === JSON.stringify(PICKED_ALERT_NAMES)) break;
+		}
+		if (JSON.stringify(saved) !== JSON.stringify(PICKED_ALERT_NAMES)) problems.push(`saved Alert Names are ${JSON.stringify(saved)}, expected ${JSON.stringify(PICKED_ALERT_NAMES)} (was the workflow saved?)`);
+	});
+}
+
 const NO_GEOFENCE = 'Geofence trigger without a geofence';
 const WITH_GEOFENCE = 'Geofence trigger with a geofence';
 
@@ -449,14 +497,30 @@ export interface CheckContext {
  * a tab per check loaded the editor anew. The credential dialog goes last: it leaves its dialog open
  * over whatever page comes next.
  */
-export async function runEditorChecks(context: Omit<CheckContext, 'shotDir' | 'browser' | 'tab'> & { owner: Owner; shotDir?: string }): Promise<string[]> {
+const CHECKS = [
+	checkEventsChangeKeepsSettings,
+	checkFleetEventSettings,
+	checkEventSettingsSurviveRemoval,
+	checkAlertNamesSurviveRemoval,
+	checkGeofenceIssue,
+	checkReadPrioritySettings,
+	checkNodesPanelSearch,
+	checkUneditedJsonPatch,
+	checkCredentialDialog,
+];
+
+export async function runEditorChecks(
+	context: Omit<CheckContext, 'shotDir' | 'browser' | 'tab'> & { owner: Owner; shotDir?: string; only?: string[] },
+): Promise<string[]> {
+	const { owner, only = [], ...rest } = context;
+	const unknown = only.filter((name) => !CHECKS.some((check) => check.name === name));
+	if (unknown.length > 0) throw new Error(`no editor check named ${unknown.join(', ')} (known: ${CHECKS.map((check) => check.name).join(', ')})`);
 	ensureChromium();
-	const { owner, ...rest } = context;
 	const browser = await openSignedIn(context.editor.base, owner);
 	const full: CheckContext = { ...rest, browser, tab: { page: browser.page }, shotDir: context.shotDir ?? os.tmpdir() };
 	const problems: string[] = [];
 	try {
-		for (const check of [checkEventsChangeKeepsSettings, checkFleetEventSettings, checkEventSettingsSurviveRemoval, checkGeofenceIssue, checkReadPrioritySettings, checkNodesPanelSearch, checkUneditedJsonPatch, checkCredentialDialog]) {
+		for (const check of CHECKS.filter((candidate) => only.length === 0 || only.includes(candidate.name))) {
 			problems.push(...(await check(full)));
 		}
 	} finally {
@@ -468,7 +532,8 @@ export async function runEditorChecks(context: Omit<CheckContext, 'shotDir' | 'b
 async function main(): Promise<number> {
 	const local = await startLocalN8n({ port: await freePort(), owner: DEV_OWNER, tmpPrefix: 'satellite-editor-check-' });
 	try {
-		return (await runEditorChecks({ editor: local.editor, owner: DEV_OWNER, credential: local.credential, sandboxUrl: local.sandbox.url })).length === 0 ? 0 : 1;
+		const only = process.argv.slice(2);
+		return (await runEditorChecks({ editor: local.editor, owner: DEV_OWNER, credential: local.credential, sandboxUrl: local.sandbox.url, only })).length === 0 ? 0 : 1;
 	} finally {
 		await local.stop();
 	}

@@ -16,6 +16,13 @@ const shown = (name: string, parameters: INodeParameters) => NodeHelpers.display
 const asSent = JSON.parse(JSON.stringify(description)) as typeof description;
 const shownInEditor = (name: string, parameters: INodeParameters) =>
 	NodeHelpers.displayParameter(parameters, asSent.properties.find((candidate) => candidate.name === name)!, node, asSent);
+/** As the editor sees them: the parameters n8n resolves, defaults filled in. */
+const resolved = (parameters: INodeParameters) => NodeHelpers.getNodeParameters(asSent.properties, parameters, true, false, node, asSent)!;
+/** The labels under which the editor shows parameter `name` (none while it hides it). */
+const labelsShown = (name: string, parameters: INodeParameters) =>
+	asSent.properties
+		.filter((candidate) => candidate.name === name && candidate.type !== 'hidden' && NodeHelpers.displayParameter(resolved(parameters), candidate, node, asSent))
+		.map((candidate) => candidate.displayName);
 
 describe('trigger parameters and Events', () => {
 	it('settings shown for some events name Events by its root path, so n8n\'s editor does not empty them while they are shown', () => {
@@ -48,18 +55,28 @@ describe('trigger parameters and Events', () => {
 			expect(parameters).toMatchObject(typed);
 		}
 		// While its events are not selected, a typed setting shows once, labelled with them; an untouched one not at all.
-		const labels = (parameters: INodeParameters) =>
-			asSent.properties
-				.filter((candidate) => candidate.name === 'idleMinutes' && candidate.type !== 'hidden' && NodeHelpers.displayParameter(parameters, candidate, node, asSent))
-				.map((candidate) => candidate.displayName);
-		// As the editor sees them: the parameters n8n resolves, defaults filled in.
-		const resolved = (parameters: INodeParameters) => NodeHelpers.getNodeParameters(asSent.properties, parameters, true, false, node, asSent)!;
-		expect(labels(resolved({ events: ['idling'], idleMinutes: 7 }))).toEqual(['Idle Minutes']);
-		expect(labels(resolved({ events: ['tripStarted'], idleMinutes: 7 }))).toEqual(['Idle Minutes (Only for Idling)']);
-		expect(labels(resolved({ events: ['tripStarted'] }))).toEqual([]);
-		expect(labels(resolved({ events: ['tripStarted'], idleMinutes: 10 }))).toEqual([]);
+		expect(labelsShown('idleMinutes', { events: ['idling'], idleMinutes: 7 })).toEqual(['Idle Minutes']);
+		expect(labelsShown('idleMinutes', { events: ['tripStarted'], idleMinutes: 7 })).toEqual(['Idle Minutes (Only for Idling)']);
+		expect(labelsShown('idleMinutes', { events: ['tripStarted'] })).toEqual([]);
+		expect(labelsShown('idleMinutes', { events: ['tripStarted'], idleMinutes: 10 })).toEqual([]);
 		// A setting left at its default is not stored, as n8n stores no default.
 		expect(kept({ events: ['tripStarted'], idleMinutes: 10 })).not.toHaveProperty('idleMinutes');
+	});
+
+	// Issue 47 item 2, what was left: Alert Names (a list) came back empty once Critical Alert was removed and added back.
+	it('keeps the Alert Names chosen when Critical Alert is removed and added back, and shows them meanwhile labelled with it', () => {
+		const typed = { alertNames: ['SOSButton', 'SpeedLimit'] };
+		let parameters: INodeParameters = { events: ['criticalAlert', 'locationUpdated'], ...typed };
+		for (const events of [['locationUpdated'], ['tripStarted'], ['criticalAlert']]) {
+			parameters = kept({ ...parameters, events });
+			expect(parameters).toMatchObject(typed);
+		}
+		expect(labelsShown('alertNames', { events: ['criticalAlert'], ...typed })).toEqual(['Alert Names']);
+		expect(labelsShown('alertNames', { events: ['tripStarted'], ...typed })).toEqual(['Alert Names (Only for Critical Alert)']);
+		// None chosen, whether never set or emptied: not shown while Critical Alert is not selected.
+		expect(labelsShown('alertNames', { events: ['tripStarted'] })).toEqual([]);
+		expect(labelsShown('alertNames', { events: ['tripStarted'], alertNames: [] })).toEqual([]);
+		expect(kept({ events: ['tripStarted'], alertNames: [] })).not.toHaveProperty('alertNames');
 	});
 
 	it('shows the lists whatever is selected, with the events that use them named', () => {

@@ -6,7 +6,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { fakeDateFrom } from '../support/clock';
-import { triggerState, withTriggerSandbox, addScriptedDevice, SCRIPTED_DEVICES, eventsOfKind } from '../support/trigger';
+import { allAnswered, triggerState, withTriggerSandbox, addScriptedDevice, SCRIPTED_DEVICES, eventsOfKind } from '../support/trigger';
 
 const MINUTE = 60_000;
 const T0 = Date.parse('2026-05-04T08:00:00Z');
@@ -269,6 +269,9 @@ describe.each(['latestFix', 'everyFix'])('rt21 (%s)', (readMode) => {
 				if (poll === 3) h.sandbox.faults.inject({ match: { path: /\/devices\/van\// }, kind: 'slow', delayMs: 5_000, times: 1 });
 				const saved = JSON.parse(JSON.stringify(staticData)) as IDataObject;
 				const events = await h.poll(parameters, staticData).catch(() => []);
+				// n8n polls minutes apart: straight after, poll 4's 4 s also paid for what poll 3's cut read left
+				// to do (allAnswered), and a loaded machine cut poll 4 short too.
+				if (poll === 3) await allAnswered(h.sandbox);
 				if (poll === 4) expect((await h.poll(parameters, saved)).map((event) => event.eventId)).toEqual(events.map((event) => event.eventId));
 				reported.push(...events.map((event) => `${event.event}@${(event.location as { dateTime: string }).dateTime}`));
 			}

@@ -3,6 +3,8 @@
  * device's detection in sequence (pure), and one harness that polls the node in n8n's PollContext
  * against a sandbox, with persistent static data and restarts.
  */
+import { setTimeout as sleepMs } from 'node:timers/promises';
+
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { SatelliteTrackingTrigger } from '../../nodes/SatelliteTrackingTrigger/SatelliteTrackingTrigger.node.ts';
@@ -135,6 +137,18 @@ export async function withTriggerSandbox(options: SandboxOptions, test: (harness
 	} finally {
 		await sandbox.close();
 	}
+}
+
+/**
+ * Until the sandbox has answered every request it received, a stalled one included: where n8n's next
+ * poll would come, minutes after one cut short. Polled back to back, the next poll's budget also paid
+ * for the cut one's leftovers: a suite's first failed request has jest map axios' stack through its
+ * source map, 150 ms of CPU in one go, over a second on a loaded machine. The cut request times out (at
+ * the deadline) before the sandbox answers it, so that work is done by then.
+ */
+export async function allAnswered(sandbox: Sandbox): Promise<void> {
+	const answered = () => Object.values(sandbox.stats.statusCounts).reduce((sum, count) => sum + count, 0);
+	while (answered() < sandbox.stats.requests) await sleepMs(10);
 }
 
 /** A device the scripted tests add, carrying the tag `scripted` they watch by (SCRIPTED_DEVICES), so seeded devices stay out of them. */

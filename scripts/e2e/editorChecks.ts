@@ -453,6 +453,64 @@ export async function checkGeofenceIssue(context: CheckContext): Promise<string[
 	});
 }
 
+const ONE_GEOFENCE_EVENT = 'Entered only';
+
+/**
+ * Geofence Entered alone and no geofence yet, as a new user starts: the notice asks for a geofence in
+ * the name of the event selected, not of Geofence Dwell and Exited too, and the field that carries
+ * n8n's red warning cannot be typed into (it looked like the place to name a geofence; nothing typed
+ * there is read).
+ */
+export async function checkGeofenceHintsForOneEvent(context: CheckContext): Promise<string[]> {
+	const { editor } = context;
+	const workflowId = await triggerAlone(context, 'Geofence hints for one event', {
+		id: '5f1e2d3c-4b5a-4697-8877-665544330010',
+		name: ONE_GEOFENCE_EVENT,
+		typeVersion: 3,
+		parameters: { events: ['geofenceEntered'] },
+	});
+	return await inBrowser(context, 'Geofence Entered alone: the hints name no other event, the warning field takes no text', async (page, problems) => {
+		const ndv = await openNodePanel(page, editor.base, workflowId, ONE_GEOFENCE_EVENT);
+		const needed = ndv.locator('[data-test-id="parameter-input-geofenceNeeded"]').first();
+		await needed.waitFor({ state: 'visible', timeout: SHOWN_WITHIN_MS });
+		await page.screenshot({ path: `${context.shotDir}/rt47-geofence-hints.png` });
+		const notice = ndv.getByText(/at least one entry in Geofences/).first();
+		const said = (await notice.isVisible()) ? await notice.innerText() : '(no notice)';
+		if (!said.includes('at least one entry')) problems.push(`no notice asks for a geofence; the panel shows ${JSON.stringify(said)}`);
+		if (/Geofence Dwell|Geofence Exited/.test(said)) problems.push(`with Geofence Entered alone the notice names events not selected: ${JSON.stringify(said)}`);
+		if (await needed.locator('input').first().isEditable()) problems.push('the field carrying the red warning takes typed text, as if a geofence were named there');
+	});
+}
+
+const KEPT_GEOFENCE = 'Location with a kept geofence';
+
+/**
+ * A geofence left half drawn (two points) while the geofence events were removed, saved and reopened:
+ * Fetch Test Event for Location Updated returns events. Unselected events' settings are never read
+ * (they failed the poll: "Invalid Geofence").
+ */
+export async function checkKeptSettingsDoNotFailFetch(context: CheckContext): Promise<string[]> {
+	const { editor } = context;
+	const workflowId = await triggerAlone(context, 'Kept settings do not fail Fetch Test Event', {
+		id: '5f1e2d3c-4b5a-4697-8877-665544330011',
+		name: KEPT_GEOFENCE,
+		typeVersion: 3,
+		parameters: { events: ['locationUpdated'], geofences: { polygon: [{ name: 'Half drawn', format: 'points', points: '1, 1\n1, 2' }] }, silentAfterMinutes: null },
+	});
+	return await inBrowser(context, 'a half-drawn geofence kept for removed geofence events does not fail Fetch Test Event', async (page, problems) => {
+		const ndv = await openNodePanel(page, editor.base, workflowId, KEPT_GEOFENCE);
+		await ndv.locator('[data-test-id="node-execute-button"]').click();
+		const error = ndv.locator('[data-test-id="node-error-message"]');
+		const items = ndv.locator('[data-test-id="ndv-items-count"], [data-test-id="run-data-schema-item"]');
+		for (const until = Date.now() + ANSWERED_WITHIN_MS; Date.now() < until; await page.waitForTimeout(250)) {
+			if ((await error.isVisible()) || (await items.first().isVisible())) break;
+		}
+		await page.screenshot({ path: `${context.shotDir}/rt47-kept-geofence-fetch.png` });
+		if (await error.isVisible()) problems.push(`Fetch Test Event failed: ${JSON.stringify(await error.innerText())}`);
+		else if (!(await items.first().isVisible())) problems.push('Fetch Test Event showed neither events nor an error');
+	});
+}
+
 /**
  * Read Priority and Max Stale Minutes (issue 50) as a version-3 trigger shows them under Request
  * Settings: both inputs render, the choice reads "Active First", the minutes 14.
@@ -503,6 +561,8 @@ const CHECKS = [
 	checkEventSettingsSurviveRemoval,
 	checkAlertNamesSurviveRemoval,
 	checkGeofenceIssue,
+	checkGeofenceHintsForOneEvent,
+	checkKeptSettingsDoNotFailFetch,
 	checkReadPrioritySettings,
 	checkNodesPanelSearch,
 	checkUneditedJsonPatch,

@@ -297,10 +297,16 @@ const triggerRequestSettings: INodeProperties = {
 
 const lists = DETECTORS.flatMap(({ detector, events }) => (detector.lists ?? []).map((list) => ({ list, events })));
 
-/** Events by their labels, as the Events list shows them: "Geofence Dwell, Geofence Entered and Geofence Exited". */
+/**
+ * Events by their labels, as the Events list shows them, a first word they all share said once:
+ * "Geofence Dwell, Entered and Exited" (in full, the Geofences label was cut off at the panel's width).
+ */
 function eventNames(events: EventKind[]): string {
 	const names = events.map((kind) => EVENTS[kind].name).sort((a, b) => a.localeCompare(b));
-	return names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+	if (names.length === 1) return names[0];
+	const shared = names[0].split(' ')[0];
+	const parts = names.every((name) => name.startsWith(`${shared} `)) ? [names[0], ...names.slice(1).map((name) => name.slice(shared.length + 1))] : names;
+	return `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
 }
 
 /**

@@ -483,6 +483,17 @@ export async function checkGeofenceHintsForOneEvent(context: CheckContext): Prom
 		if (!said.includes('at least one entry')) problems.push(`no notice asks for a geofence; the panel shows ${JSON.stringify(said)}`);
 		if (/Geofence Dwell|Geofence Exited/.test(said)) problems.push(`with Geofence Entered alone the notice names events not selected: ${JSON.stringify(said)}`);
 		if (await needed.locator('input').first().isEditable()) problems.push('the field carrying the red warning takes typed text, as if a geofence were named there');
+		// The Geofences list's label, naming its events, is read whole at the panel's width.
+		const label = ndv.getByText(/^Geofences \(Only for/).first();
+		const cut = await label.evaluate((element) => {
+			type Box = { scrollWidth: number; clientWidth: number; parentElement: Box | null; textContent: string | null };
+			const browser = globalThis as unknown as { getComputedStyle(box: Box): { overflowX: string } };
+			for (let at: Box | null = element as unknown as Box; at !== null; at = at.parentElement) {
+				if (browser.getComputedStyle(at).overflowX !== 'visible' && at.scrollWidth > at.clientWidth + 1) return `${(element as unknown as Box).textContent} (${at.scrollWidth} px in ${at.clientWidth})`;
+			}
+			return '';
+		});
+		if (cut !== '') problems.push(`the Geofences label is cut off at the panel's width: ${cut}`);
 	});
 }
 

@@ -112,7 +112,10 @@ describe('trigger parameters and Events', () => {
 	});
 
 	it('labels each list with the events that use it, since it stays shown whatever is selected', () => {
-		expect(property('geofences').displayName).toBe('Geofences (Only for Geofence Dwell, Geofence Entered and Geofence Exited)');
+		// Issue 47 red team: in full ("Geofence Dwell, Geofence Entered and Geofence Exited") it was cut off at the panel's width.
+		expect(property('geofences').displayName).toBe('Geofences (Only for Geofence Dwell, Entered and Exited)');
+		expect(labelsShown('minStopMinutes', { events: ['locationUpdated'], minStopMinutes: 9 })).toEqual(['Min Stop Minutes (Only for Trip Ended and Started)']);
+		expect(labelsShown('idleMinutes', { events: ['tripStarted'], idleMinutes: 7 })).toEqual(['Idle Minutes (Only for Idling)']);
 		expect(property('dailyLimits').displayName).toBe('Daily Limits (Only for Daily Limit Near)');
 		expect(property('thresholdRules').displayName).toBe('Threshold Rules (Only for Telemetry Threshold)');
 	});

@@ -82,8 +82,10 @@ const latestFixGeofenceNotice = notice(
  * panel leaves an empty array, whose items n8n tests. A cleared number (null) counts as none, as runs take it.
  */
 function emptyListNotice(list: INodeProperties, events: EventKind[]): INodeProperties {
-	const who = `${eventNames(events)} ${events.length === 1 ? 'needs' : 'need'}`;
-	return notice(`${list.name}Needed`, `${who} at least one entry in ${list.displayName} below`, whileEmpty(list, events));
+	// A notice's text cannot follow the selection: naming every event that uses the list read, with
+	// Geofence Entered alone selected, as if Dwell and Exited were selected too.
+	const who = events.length === 1 ? eventNames(events) : 'A selected event';
+	return notice(`${list.name}Needed`, `${who} needs at least one entry in ${list.displayName} below`, whileEmpty(list, events));
 }
 
 /** Shown while `events` has one selected and `list` holds nothing (see emptyListNotice). */
@@ -193,18 +195,20 @@ const geofences: INodeProperties = {
 /**
  * A geofence event with no geofence fails every poll, but a notice is no parameter issue: n8n puts
  * its red warning on the node only for a required field left empty (a text, option or date). This one
- * is shown just while that is so, so the node is marked as soon as it is configured so; what it holds
- * is never read, and adding a geofence hides it.
+ * is shown just while that is so, so the node is marked as soon as it is configured so; adding a
+ * geofence hides it. It is disabled whenever shown: labelled "Geofence" and open to typing, it read as
+ * the place to name one, and nothing in it is read.
  */
 const geofenceNeeded: INodeProperties = {
-	displayName: 'Geofence',
+	displayName: 'At Least One Geofence',
 	name: 'geofenceNeeded',
 	type: 'string',
 	required: true,
 	default: '',
 	placeholder: 'Add one under Geofences below',
-	description: 'Geofence events watch the geofences entered under Geofences below: add at least one there. Nothing typed here is used.',
+	description: 'Geofence events watch the geofences entered under Geofences below: add at least one there',
 	displayOptions: whileEmpty(geofences, GEOFENCE_EVENTS),
+	disabledOptions: { show: { '/events': GEOFENCE_EVENTS } },
 };
 
 /** Version 2 on (output.ts): saved version-1 workflows keep the raw fix they were built against. */
@@ -293,10 +297,16 @@ const triggerRequestSettings: INodeProperties = {
 
 const lists = DETECTORS.flatMap(({ detector, events }) => (detector.lists ?? []).map((list) => ({ list, events })));
 
-/** Events by their labels, as the Events list shows them: "Geofence Dwell, Geofence Entered and Geofence Exited". */
+/**
+ * Events by their labels, as the Events list shows them, a first word they all share said once:
+ * "Geofence Dwell, Entered and Exited" (in full, the Geofences label was cut off at the panel's width).
+ */
 function eventNames(events: EventKind[]): string {
 	const names = events.map((kind) => EVENTS[kind].name).sort((a, b) => a.localeCompare(b));
-	return names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+	if (names.length === 1) return names[0];
+	const shared = names[0].split(' ')[0];
+	const parts = names.every((name) => name.startsWith(`${shared} `)) ? [names[0], ...names.slice(1).map((name) => name.slice(shared.length + 1))] : names;
+	return `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
 }
 
 /**

@@ -9,8 +9,8 @@ import { readRequestSettings } from '../shared/requestSettings';
 import { circleGeofence, geoJsonGeofence, pointsGeofence, type Geofence } from '../shared/geo/geofence';
 import type { ClientOptions } from '../shared/transport';
 import type { SettingsReader } from './detection/detector';
-import { DETECTORS, EVENT_KINDS } from './detection/detectors';
-import { eventsNeeding } from './detection/needs';
+import { EVENT_KINDS } from './detection/detectors';
+import { eventsNeeding, selectedDetectors } from './detection/needs';
 import type { ReadMode } from './detection/plan';
 import type { PrioritySettings, ReadPriority } from './detection/priority';
 import type { DeviceSelection } from './detection/selection';
@@ -55,15 +55,17 @@ export function readSettings(context: IPollFunctions): TriggerSettings {
 	if (events.length === 0) {
 		fail(`Choose at least one event to watch for${names.length > 0 ? ` (not an event: ${names.map((name) => JSON.stringify(name)).join(', ')})` : ''}`);
 	}
-	const geofences = readGeofences(parameter('geofences', {}), check);
-	if (geofences.length === 0 && events.some((kind) => eventsNeeding('geofences').includes(kind))) {
+	// Only the selected events' settings are read: the editor keeps an unselected event's values, shown
+	// "(Only for …)", and one left half-edited there must not fail the events that are selected.
+	const watchesGeofences = events.some((kind) => eventsNeeding('geofences').includes(kind));
+	const geofences = watchesGeofences ? readGeofences(parameter('geofences', {}), check) : [];
+	if (geofences.length === 0 && watchesGeofences) {
 		fail('Add at least one geofence to watch for geofence events');
 	}
 	const requestSettings = parameter<IDataObject>('requestSettings', {});
 	const maxRequests = check('Max Requests per Poll', toNumberInRange(requestSettings.maxRequestsPerPoll ?? 0, 0, Infinity));
 	const read: SettingsReader = { events, parameter, check, fail };
-	// Every detector, selected or not: each reads what only its selected events require as it needs.
-	const own = DETECTORS.map(({ detector }) => detector.settings?.(read));
+	const own = selectedDetectors(events).map((detector) => detector.settings?.(read));
 	return {
 		detection: Object.assign(
 			{ events, geofences, emitCurrentState: parameter<IDataObject>('options', {}).emitCurrentState === true },

@@ -955,4 +955,27 @@ describe('telemetry, inputs, back online, dwell and new devices (issue 18)', () 
 			await expect(poll({ events: ['criticalAlert'], alertFilter: ['SOS', 'Power cut'] })).resolves.toEqual(expect.any(Array));
 		});
 	});
+
+	// Issue 47 (red team): the editor keeps an event's settings, shown "(Only for …)", after the event is
+	// removed from Events. Such a kept value (a cleared number, an expression that no longer fits, a
+	// half-drawn geofence) is no setting of the events selected: it failed their every poll.
+	it('never reads the kept settings of events not selected: they neither fail the poll nor change its output', async () => {
+		await withTriggerSandbox({ deviceCount: 2 }, async (h) => {
+			const selected = { events: ['locationUpdated'] };
+			const kept = {
+				alertFilter: { sos: true },
+				alertNames: '={{ 42 }}',
+				silentAfterMinutes: null,
+				expiringWithinDays: -1,
+				geofenceMinMinutes: 'long',
+				geofences: { polygon: [{ name: 'Half drawn', format: 'points', points: '1, 1\n1, 2' }] },
+			};
+			for (const typeVersion of [1, 2, 3]) {
+				const plain = await h.poll(selected, {}, 'manual', typeVersion);
+				const withKept = await h.poll({ ...selected, ...kept }, {}, 'manual', typeVersion);
+				expect(withKept.map((event) => [event.event, event.deviceId, event.location])).toEqual(plain.map((event) => [event.event, event.deviceId, event.location]));
+				expect(withKept.length).toBeGreaterThan(0);
+			}
+		});
+	});
 });

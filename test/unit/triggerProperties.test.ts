@@ -97,14 +97,33 @@ describe('trigger parameters and Events', () => {
 		expect(issues({ events: ['locationUpdated'] })).toEqual({});
 	});
 
+	// Issue 47 red team: labelled "Geofence" and open to typing, the field carrying the red warning
+	// looked like the place to name a geofence; nothing typed there is read.
+	it('shows the field carrying the geofence warning disabled, labelled as what is missing', () => {
+		// n8n's editor disables a parameter while its disabledOptions hold, decided as displayOptions are.
+		const { disabledOptions } = asSent.properties.find((candidate) => candidate.name === 'geofenceNeeded')!;
+		const disabled = (parameters: INodeParameters) =>
+			disabledOptions !== undefined && NodeHelpers.displayParameter(parameters, { ...property('geofenceNeeded'), displayOptions: disabledOptions }, node, asSent);
+		for (const events of [['geofenceEntered'], ['geofenceDwell', 'locationUpdated'], ['geofenceExited']]) {
+			expect(shownInEditor('geofenceNeeded', { events })).toBe(true);
+			expect(disabled({ events })).toBe(true);
+		}
+		expect(property('geofenceNeeded').displayName).toBe('At Least One Geofence');
+	});
+
 	it('labels each list with the events that use it, since it stays shown whatever is selected', () => {
-		expect(property('geofences').displayName).toBe('Geofences (Only for Geofence Dwell, Geofence Entered and Geofence Exited)');
+		// Issue 47 red team: in full ("Geofence Dwell, Geofence Entered and Geofence Exited") it was cut off at the panel's width.
+		expect(property('geofences').displayName).toBe('Geofences (Only for Geofence Dwell, Entered and Exited)');
+		expect(labelsShown('minStopMinutes', { events: ['locationUpdated'], minStopMinutes: 9 })).toEqual(['Min Stop Minutes (Only for Trip Ended and Started)']);
+		expect(labelsShown('idleMinutes', { events: ['tripStarted'], idleMinutes: 7 })).toEqual(['Idle Minutes (Only for Idling)']);
 		expect(property('dailyLimits').displayName).toBe('Daily Limits (Only for Daily Limit Near)');
 		expect(property('thresholdRules').displayName).toBe('Threshold Rules (Only for Telemetry Threshold)');
 	});
 
 	it('marks a list the selected events need while it is empty, before any run', () => {
-		expect(property('geofencesNeeded').displayName).toBe('Geofence Dwell, Geofence Entered and Geofence Exited need at least one entry in Geofences below');
+		// Issue 47 red team: it named all three geofence events with Geofence Entered alone selected.
+		expect(property('geofencesNeeded').displayName).toBe('A selected event needs at least one entry in Geofences below');
+		expect(property('dailyLimitsNeeded').displayName).toBe('Daily Limit Near needs at least one entry in Daily Limits below');
 		expect(shown('geofencesNeeded', { events: ['geofenceDwell'] })).toBe(true);
 		expect(shown('geofencesNeeded', { events: ['geofenceDwell'], geofences: {} })).toBe(true);
 		expect(shown('geofencesNeeded', { events: ['geofenceDwell'], geofences: { polygon: [{ name: 'Yard', format: 'points', points: '1,1\n1,2\n2,2' }] } })).toBe(false);

@@ -290,10 +290,43 @@ function slidingWindow(requests: number, windowMs: number): QuotaShape {
 }
 
 /**
- * `items` reads through a new pacer from `startAt`, `concurrency` at once, as the client sends them:
+ * Reads through `pacer`, `concurrency` at once, while `more()` says so, as the client sends them:
  * each arrives 10 ms (plus up to `arrivalJitterMs`) after the pacer lets it go, is answered 20 ms
- * later, and is sent again after a 429 (the pacer told of it). The wall time and the 429s.
+ * later, and is sent again after a 429 (the pacer told of it). Answers accepted are `done`.
  */
+function readersUnderQuota(
+	clock: EventLoopClock & { calendarNow(): number },
+	shape: QuotaShape,
+	pacer: RequestPacer,
+	concurrency: number,
+	more: () => boolean,
+	arrivalJitterMs = 0,
+) {
+	const calendarOffsetMs = clock.calendarNow() - clock.time;
+	// The same jitter at every run: a linear congruential sequence.
+	let seed = 12345 + Math.round(clock.time);
+	const jitter = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+	const tally = { done: [] as number[], refused: 0 };
+	const reader = async () => {
+		while (more()) {
+			for (;;) {
+				const release = await pacer.acquire();
+				await clock.sleep(10 + jitter() * arrivalJitterMs);
+				const retryAfterMs = shape(clock.time + calendarOffsetMs);
+				await clock.sleep(20);
+				release();
+				if (retryAfterMs === undefined) break;
+				tally.refused++;
+				pacer.throttled(retryAfterMs, true);
+			}
+			tally.done.push(clock.time);
+			pacer.succeeded();
+		}
+	};
+	return { tally, all: Promise.all(Array.from({ length: concurrency }, reader)) };
+}
+
+/** `items` reads through a new pacer from `startAt` (see readersUnderQuota): the wall time and the 429s. */
 async function readsUnderQuota(
 	shape: QuotaShape,
 	startAt: number,
@@ -304,32 +337,27 @@ async function readsUnderQuota(
 	const clock = Object.assign(eventLoopClock(), { calendarNow: () => clock.time + calendarOffsetMs });
 	clock.time = startAt;
 	const pacer = new RequestPacer({ maxConcurrency: concurrency }, clock);
-	// The same jitter at every run: a linear congruential sequence.
-	let seed = 12345 + startAt;
-	const jitter = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 	let next = 0;
-	let done = 0;
-	let refused = 0;
-	const worker = async () => {
-		for (; next < items; done++) {
-			next++;
-			for (;;) {
-				const release = await pacer.acquire();
-				await clock.sleep(10 + jitter() * arrivalJitterMs);
-				const retryAfterMs = shape(clock.time + calendarOffsetMs);
-				await clock.sleep(20);
-				release();
-				if (retryAfterMs === undefined) break;
-				refused++;
-				pacer.throttled(retryAfterMs, true);
-			}
-			pacer.succeeded();
-		}
-	};
-	const all = Promise.all(Array.from({ length: concurrency }, worker));
-	await clock.runTimers(() => done === items);
+	const { tally, all } = readersUnderQuota(clock, shape, pacer, concurrency, () => next++ < items, arrivalJitterMs);
+	await clock.runTimers(() => tally.done.length === items);
 	await all;
-	return { wallMs: clock.time - startAt, refused };
+	return { wallMs: clock.time - startAt, refused: tally.refused };
+}
+
+/**
+ * One workflow reads with 4 under way (about 133/s) from 0; at `joinAt` a second on the same account
+ * joins with 8 (the account's 8 slots: about 266/s), both until `until`: when the reads were answered.
+ */
+async function twoWorkflowsUnderQuota(shape: QuotaShape, joinAt: number, until: number): Promise<number[]> {
+	const clock = Object.assign(eventLoopClock(), { calendarNow: () => clock.time });
+	const quota = new AccountQuota(clock);
+	const first = readersUnderQuota(clock, shape, new RequestPacer({ maxConcurrency: 4 }, clock, quota), 4, () => clock.time < until);
+	await clock.runTimers(() => clock.time >= joinAt);
+	const second = readersUnderQuota(clock, shape, new RequestPacer({ maxConcurrency: 8 }, clock, quota), 8, () => clock.time < until);
+	await clock.runTimers(() => clock.time >= until);
+	await clock.runTimers();
+	await Promise.all([first.all, second.all]);
+	return [...first.tally.done, ...second.tally.done];
 }
 
 describe('RequestPacer', () => {
@@ -696,6 +724,18 @@ describe('RequestPacer', () => {
 			const { wallMs, refused } = await readsUnderQuota(slidingWindow(200, 1000), 0, 20, items, { arrivalJitterMs: 30 });
 			expect(refused).toBe(23);
 			expect(wallMs).toBeLessThan(14_000);
+		});
+
+		it('a second workflow joining the account of a sliding window, at any point of a calendar second: the pace learned from its 429 keeps the quota within 20 s', async () => {
+			// At the first 429 the count since the calendar second began looks like a calendar quota
+			// (144 of 200 when the second workflow joins 100 ms into a second); taken as one, it held
+			// the account at 102-180/s for the learned rate's 5 minutes.
+			for (const phase of [0, 100, 250, 400, 900]) {
+				const joinAt = 5000 + phase;
+				const answeredAt = await twoWorkflowsUnderQuota(slidingWindow(200, 1000), joinAt, joinAt + 60_000);
+				const lastForty = answeredAt.filter((at) => at > joinAt + 20_000 && at <= joinAt + 60_000).length;
+				expect({ phase, perSecond: Math.round(lastForty / 40) }).toEqual({ phase, perSecond: 196 });
+			}
 		});
 	});
 });

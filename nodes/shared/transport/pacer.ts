@@ -419,6 +419,12 @@ const MIN_SUCCESSES_TO_LEARN = 10;
  * full speed again, and one more 429 teaches the rate anew.
  */
 const LEARNED_RATE_LIFETIME_MS = 5 * 60_000;
+/**
+ * A calendar second's count taken at a first 429, unconfirmed by a second one, is tried this long:
+ * long enough that a quota really counted per calendar second costs one more 429 in a while (P2q's
+ * 2,000 reads take 11 s), short enough that a sliding window mistaken for one loses little.
+ */
+const UNCONFIRMED_CALENDAR_RATE_LIFETIME_MS = 15_000;
 /** A gap between answers longer than this share of a span is a break in the sending (Pushback.answeredThroughout). */
 const ANSWER_GAP_SHARE = 0.1;
 /** A quota counted per calendar window is recognised for one-second windows (Retry-After: 1). */
@@ -444,6 +450,11 @@ export class Pushback {
 	private calendarSpacingMs: number | undefined;
 
 	private learnedAt = -Infinity;
+
+	/** The span's spacing, restored at `calendarLapsesAt` when a calendar second's count was taken at a first 429 (see `learn`). */
+	private spanSpacingMs: number | undefined;
+
+	private calendarLapsesAt = Infinity;
 
 	/** When the next spaced send may go. Not 0: the pacer's clock starts near 0, so a first turn would be booked from 0. */
 	private nextSendAt = -Infinity;
@@ -512,10 +523,15 @@ export class Pushback {
 		// timers), but frees a place again within a send or two: a request under way at the 429 is
 		// answered during the pause. A calendar second stays full to its end and refuses them all. So
 		// under a learned pace the calendar second's count waits for the pause to end without one.
-		const perWindowNow = pacedBefore ? acceptedAt.length : (perCalendarSecond ?? acceptedAt.length);
-		this.spacingMs = window / (perWindowNow * LEARNED_RATE_SHARE);
-		this.calendarSpacingMs =
-			pacedBefore && perCalendarSecond !== undefined ? window / (perCalendarSecond * LEARNED_RATE_SHARE) : undefined;
+		// At a first 429 both windows can show the same answers: a sliding window whose rate rose (a
+		// second workflow joined the account) refuses as the calendar second's count reaches what one
+		// counted per calendar second would hold, and pacing at that count halved the rate for the
+		// learned rate's whole life. So that count, too, waits for the pause to end without an answer,
+		// and with no 429 under a learned pace to confirm it, the span's count is tried again later.
+		this.spacingMs = window / (acceptedAt.length * LEARNED_RATE_SHARE);
+		this.calendarSpacingMs = perCalendarSecond !== undefined ? window / (perCalendarSecond * LEARNED_RATE_SHARE) : undefined;
+		this.spanSpacingMs = pacedBefore ? undefined : this.spacingMs;
+		this.calendarLapsesAt = Infinity;
 		this.learnedAt = now;
 		return true;
 	}
@@ -577,6 +593,11 @@ export class Pushback {
 		if (this.calendarSpacingMs !== undefined && this.pausedUntil <= now) {
 			this.spacingMs = this.calendarSpacingMs;
 			this.calendarSpacingMs = undefined;
+			if (this.spanSpacingMs !== undefined) this.calendarLapsesAt = now + UNCONFIRMED_CALENDAR_RATE_LIFETIME_MS;
+		}
+		if (this.calendarLapsesAt <= now) {
+			this.spacingMs = this.spanSpacingMs ?? this.spacingMs;
+			this.calendarLapsesAt = Infinity;
 		}
 		if (now - this.learnedAt > LEARNED_RATE_LIFETIME_MS) this.spacingMs = 0;
 		return this.spacingMs > 0;

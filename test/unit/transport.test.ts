@@ -118,6 +118,15 @@ describe('failure descriptions', () => {
 			message: 'Could not get an answer from the tracking API: the connection was reset',
 		});
 	});
+	it('stops at a chain of errors whose cause points back, with the facts of the links it has', () => {
+		const outer = new Error('wrap') as Error & { cause?: unknown };
+		const inner = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET', errorResponse: outer });
+		outer.cause = inner;
+		expect(describeFailure(outer)).toMatchObject({ networkCode: 'ECONNRESET' });
+		const itself = new Error('loops') as Error & { cause?: unknown };
+		itself.cause = itself;
+		expect(describeFailure(itself).message).toBe('The request to the tracking API failed: loops');
+	});
 	it('tells users how to accept a self-signed certificate', () => {
 		expect(describeFailure(Object.assign(new Error('x'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' })).description).toContain(
 			'Allow Unauthorized Certificates',

@@ -735,6 +735,21 @@ describe('RequestPacer', () => {
 			expect(wallMs).toBeLessThan(14_000);
 		});
 
+		it('one workflow reading for 11 minutes against a sliding window, 8 under way: the learned rate renewed after its 5 minutes keeps the quota', async () => {
+			// At the renewal the run goes at full speed into a window full of the learned pace; the first
+			// 429's count since the calendar second began was taken as a calendar quota: 171/s over the
+			// run from 900 ms into a second (195/s on main).
+			const clock = Object.assign(eventLoopClock(), { calendarNow: () => clock.time });
+			clock.time = 900;
+			const until = 900 + 700_000;
+			const pacer = new RequestPacer({ maxConcurrency: 8 }, clock);
+			const { tally, all } = readersUnderQuota(clock, slidingWindow(200, 1000), pacer, 8, () => clock.time < until);
+			await clock.runTimers(() => clock.time >= until);
+			await clock.runTimers();
+			await all;
+			expect(Math.round(tally.done.filter((at) => at <= until).length / 700)).toBe(195);
+		});
+
 		it('a second workflow joining the account of a sliding window, at any point of a calendar second: the pace learned from its 429 keeps the quota within 20 s', async () => {
 			// At the first 429 the count since the calendar second began looks like a calendar quota
 			// (144 of 200 when the second workflow joins 100 ms into a second); taken as one, it held

@@ -437,6 +437,9 @@ const CALENDAR_SECOND_MS = 1000;
 export class Pushback {
 	pausedUntil = -Infinity;
 
+	/** When the last pause began: one of a second or more emptied a one-second window (see `learnSincePause`). */
+	private pauseBeganAt = -Infinity;
+
 	/** When recent successful answers came in, oldest first: the 60 s before the latest at most. */
 	private readonly succeededAt = new Queue<number>();
 
@@ -510,6 +513,10 @@ export class Pushback {
 	learn(now: number, retryAfterMs: number, refusedSentAt = now): boolean {
 		const span = Math.min(Math.max(retryAfterMs, 1000), RATE_WINDOW_MS);
 		const acceptedAt = [...this.succeededAt].filter((at) => at > now - span);
+		const pauseEmptiedTheWindow = this.pausedUntil - this.pauseBeganAt >= span;
+		if (span === CALENDAR_SECOND_MS && this.pausedUntil > now - span && this.pausedUntil <= now && pauseEmptiedTheWindow) {
+			return this.learnSincePause(now, acceptedAt, span);
+		}
 		if (acceptedAt.length < MIN_SUCCESSES_TO_LEARN || this.pausedUntil > now - span) return false;
 		// A quota spent in a burst much shorter than the wait (600 accepted in 3 s, then 57 s to wait)
 		// was counted over the burst and the wait together: 600 per 60 s, not per 57 s. Retry-After
@@ -531,6 +538,24 @@ export class Pushback {
 		this.spacingMs = window / (acceptedAt.length * LEARNED_RATE_SHARE);
 		this.calendarSpacingMs = perCalendarSecond !== undefined ? window / (perCalendarSecond * LEARNED_RATE_SHARE) : undefined;
 		this.spanSpacingMs = pacedBefore ? undefined : this.spacingMs;
+		this.calendarLapsesAt = Infinity;
+		this.learnedAt = now;
+		return true;
+	}
+
+	/**
+	 * A 429 within a second of a pause of a second or more, with Retry-After: 1: a one-second window,
+	 * sliding or calendar, was empty when the pause ended, so what it accepted since is its quota. A
+	 * pace learned from a span that held a calendar second's tail went over the quota again within
+	 * each second after its pause, and the span, holding that pause, taught nothing: a 429 every 2 s
+	 * for the whole run (20 under way from 750 ms). A shorter pause (a 503's) left the window full.
+	 */
+	private learnSincePause(now: number, acceptedAt: number[], span: number): boolean {
+		const sincePause = acceptedAt.filter((at) => at > this.pausedUntil).length;
+		if (sincePause < MIN_SUCCESSES_TO_LEARN) return false;
+		this.spacingMs = span / (sincePause * LEARNED_RATE_SHARE);
+		this.calendarSpacingMs = undefined;
+		this.spanSpacingMs = undefined;
 		this.calendarLapsesAt = Infinity;
 		this.learnedAt = now;
 		return true;
@@ -580,6 +605,7 @@ export class Pushback {
 	}
 
 	pause(until: number): void {
+		if (this.pausedUntil <= this.clock.now()) this.pauseBeganAt = this.clock.now();
 		this.pausedUntil = Math.max(this.pausedUntil, until);
 	}
 

@@ -642,6 +642,33 @@ describe('RequestPacer', () => {
 		expect(sentAt).toEqual([1000, 1000, 1000]);
 	});
 
+	it('learns no quota from a few answers after a full second\'s pause: another process on the account filled the window, so it halves', async () => {
+		const clock = fakeClock();
+		const pacer = new RequestPacer({ maxConcurrency: 8 }, clock);
+		const succeedEvery5ms = async (count: number) => {
+			for (let i = 0; i < count; i++) {
+				clock.time += 5;
+				(await pacer.acquire())();
+				pacer.succeeded();
+			}
+		};
+		await succeedEvery5ms(190);
+		pacer.throttled(1000, true); // about 200/s learned
+		clock.time += 1000;
+		// A queue-mode worker with its own pacer sent meanwhile: 12 answers, then a 429.
+		await succeedEvery5ms(12);
+		pacer.throttled(1000, true);
+		const pausedFrom = clock.time;
+		const sentAt: number[] = [];
+		for (let i = 0; i < 3; i++) {
+			(await pacer.acquire())();
+			sentAt.push(Math.round(clock.time - pausedFrom));
+		}
+		// Learned from the 12, sends went 85 ms apart (12/s) for 5 minutes.
+		expect(sentAt[2] - sentAt[0]).toBeLessThan(20);
+		expect(pacer.allowed).toBe(4);
+	});
+
 	it('measures the rate afresh at each 429 and drops it five minutes after the last one', async () => {
 		const clock = fakeClock();
 		const pacer = new RequestPacer({ maxConcurrency: 8 }, clock);

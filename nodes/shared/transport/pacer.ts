@@ -552,7 +552,9 @@ export class Pushback {
 	 */
 	private learnSincePause(now: number, acceptedAt: number[], span: number): boolean {
 		const sincePause = acceptedAt.filter((at) => at > this.pausedUntil).length;
-		if (sincePause < MIN_SUCCESSES_TO_LEARN) return false;
+		// Under half the pace in force is no quota: another client (a queue-mode worker paces on its
+		// own) filled the window during the pause, and that count held the run at it for 5 minutes.
+		if (sincePause < MIN_SUCCESSES_TO_LEARN || !this.spacingInForce(now) || sincePause * 2 < span / this.spacingMs) return false;
 		this.spacingMs = span / (sincePause * LEARNED_RATE_SHARE);
 		this.calendarSpacingMs = undefined;
 		this.spanSpacingMs = undefined;

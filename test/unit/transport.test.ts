@@ -267,6 +267,32 @@ async function sendThrough(clock: EventLoopClock, pacer: RequestPacer, items: nu
 	return sentAt;
 }
 
+/**
+ * A pacer on a fake clock; `count` requests through it answered 5 ms apart (200/s); and when three
+ * sends after now went, from now.
+ */
+function pacerAnsweredEvery5ms() {
+	const clock = fakeClock();
+	const pacer = new RequestPacer({ maxConcurrency: 8 }, clock);
+	const succeedEvery5ms = async (count: number) => {
+		for (let i = 0; i < count; i++) {
+			clock.time += 5;
+			(await pacer.acquire())();
+			pacer.succeeded();
+		}
+	};
+	const threeSendsFromNow = async () => {
+		const from = clock.time;
+		const sentAt: number[] = [];
+		for (let i = 0; i < 3; i++) {
+			(await pacer.acquire())();
+			sentAt.push(Math.round(clock.time - from));
+		}
+		return sentAt;
+	};
+	return { clock, pacer, succeedEvery5ms, threeSendsFromNow };
+}
+
 /** A service's quota: when a request arriving at `at` is refused, its Retry-After in ms; else undefined. */
 type QuotaShape = (at: number) => number | undefined;
 
@@ -618,52 +644,25 @@ describe('RequestPacer', () => {
 	});
 
 	it('learns no quota from a span it spent held back after an outage: it halves instead of pinning that rate', async () => {
-		const clock = fakeClock();
-		const pacer = new RequestPacer({ maxConcurrency: 8 }, clock);
-		const succeedEvery5ms = async (count: number) => {
-			for (let i = 0; i < count; i++) {
-				clock.time += 5;
-				(await pacer.acquire())();
-				pacer.succeeded();
-			}
-		};
+		const { clock, pacer, succeedEvery5ms, threeSendsFromNow } = pacerAnsweredEvery5ms();
 		await succeedEvery5ms(190);
 		// A 503: a pause and fewer requests at once, so the next second sees fewer answers.
 		pacer.throttled(100, false);
 		clock.time += 100;
 		await succeedEvery5ms(20);
 		pacer.throttled(1000, true);
-		const pausedFrom = clock.time;
-		const sentAt: number[] = [];
-		for (let i = 0; i < 3; i++) {
-			(await pacer.acquire())();
-			sentAt.push(clock.time - pausedFrom);
-		}
-		expect(sentAt).toEqual([1000, 1000, 1000]);
+		expect(await threeSendsFromNow()).toEqual([1000, 1000, 1000]);
 	});
 
 	it('learns no quota from a few answers after a full second\'s pause: another process on the account filled the window, so it halves', async () => {
-		const clock = fakeClock();
-		const pacer = new RequestPacer({ maxConcurrency: 8 }, clock);
-		const succeedEvery5ms = async (count: number) => {
-			for (let i = 0; i < count; i++) {
-				clock.time += 5;
-				(await pacer.acquire())();
-				pacer.succeeded();
-			}
-		};
+		const { clock, pacer, succeedEvery5ms, threeSendsFromNow } = pacerAnsweredEvery5ms();
 		await succeedEvery5ms(190);
 		pacer.throttled(1000, true); // about 200/s learned
 		clock.time += 1000;
 		// A queue-mode worker with its own pacer sent meanwhile: 12 answers, then a 429.
 		await succeedEvery5ms(12);
 		pacer.throttled(1000, true);
-		const pausedFrom = clock.time;
-		const sentAt: number[] = [];
-		for (let i = 0; i < 3; i++) {
-			(await pacer.acquire())();
-			sentAt.push(Math.round(clock.time - pausedFrom));
-		}
+		const sentAt = await threeSendsFromNow();
 		// Learned from the 12, sends went 85 ms apart (12/s) for 5 minutes.
 		expect(sentAt[2] - sentAt[0]).toBeLessThan(20);
 		expect(pacer.allowed).toBe(4);

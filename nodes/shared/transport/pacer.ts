@@ -419,6 +419,12 @@ const MIN_SUCCESSES_TO_LEARN = 10;
  * full speed again, and one more 429 teaches the rate anew.
  */
 const LEARNED_RATE_LIFETIME_MS = 5 * 60_000;
+/**
+ * A calendar second's count taken at a first 429, unconfirmed by a second one, is tried this long:
+ * long enough that a quota really counted per calendar second costs one more 429 in a while (P2q's
+ * 2,000 reads take 11 s), short enough that a sliding window mistaken for one loses little.
+ */
+const UNCONFIRMED_CALENDAR_RATE_LIFETIME_MS = 15_000;
 /** A gap between answers longer than this share of a span is a break in the sending (Pushback.answeredThroughout). */
 const ANSWER_GAP_SHARE = 0.1;
 /** A quota counted per calendar window is recognised for one-second windows (Retry-After: 1). */
@@ -430,6 +436,9 @@ const CALENDAR_SECOND_MS = 1000;
  */
 export class Pushback {
 	pausedUntil = -Infinity;
+
+	/** When the last pause began: one of a second or more emptied a one-second window (see `learnSincePause`). */
+	private pauseBeganAt = -Infinity;
 
 	/** When recent successful answers came in, oldest first: the 60 s before the latest at most. */
 	private readonly succeededAt = new Queue<number>();
@@ -444,6 +453,11 @@ export class Pushback {
 	private calendarSpacingMs: number | undefined;
 
 	private learnedAt = -Infinity;
+
+	/** The span's spacing, restored at `calendarLapsesAt` when a calendar second's count was taken at a first 429 (see `learn`). */
+	private spanSpacingMs: number | undefined;
+
+	private calendarLapsesAt = Infinity;
 
 	/** When the next spaced send may go. Not 0: the pacer's clock starts near 0, so a first turn would be booked from 0. */
 	private nextSendAt = -Infinity;
@@ -499,6 +513,10 @@ export class Pushback {
 	learn(now: number, retryAfterMs: number, refusedSentAt = now): boolean {
 		const span = Math.min(Math.max(retryAfterMs, 1000), RATE_WINDOW_MS);
 		const acceptedAt = [...this.succeededAt].filter((at) => at > now - span);
+		const pauseEmptiedTheWindow = this.pausedUntil - this.pauseBeganAt >= span;
+		if (span === CALENDAR_SECOND_MS && this.pausedUntil > now - span && this.pausedUntil <= now && pauseEmptiedTheWindow) {
+			return this.learnSincePause(now, acceptedAt, span);
+		}
 		if (acceptedAt.length < MIN_SUCCESSES_TO_LEARN || this.pausedUntil > now - span) return false;
 		// A quota spent in a burst much shorter than the wait (600 accepted in 3 s, then 57 s to wait)
 		// was counted over the burst and the wait together: 600 per 60 s, not per 57 s. Retry-After
@@ -512,10 +530,35 @@ export class Pushback {
 		// timers), but frees a place again within a send or two: a request under way at the 429 is
 		// answered during the pause. A calendar second stays full to its end and refuses them all. So
 		// under a learned pace the calendar second's count waits for the pause to end without one.
-		const perWindowNow = pacedBefore ? acceptedAt.length : (perCalendarSecond ?? acceptedAt.length);
-		this.spacingMs = window / (perWindowNow * LEARNED_RATE_SHARE);
-		this.calendarSpacingMs =
-			pacedBefore && perCalendarSecond !== undefined ? window / (perCalendarSecond * LEARNED_RATE_SHARE) : undefined;
+		// At a first 429 both windows can show the same answers: a sliding window whose rate rose (a
+		// second workflow joined the account) refuses as the calendar second's count reaches what one
+		// counted per calendar second would hold, and pacing at that count halved the rate for the
+		// learned rate's whole life. So that count, too, waits for the pause to end without an answer,
+		// and with no 429 under a learned pace to confirm it, the span's count is tried again later.
+		this.spacingMs = window / (acceptedAt.length * LEARNED_RATE_SHARE);
+		this.calendarSpacingMs = perCalendarSecond !== undefined ? window / (perCalendarSecond * LEARNED_RATE_SHARE) : undefined;
+		this.spanSpacingMs = pacedBefore ? undefined : this.spacingMs;
+		this.calendarLapsesAt = Infinity;
+		this.learnedAt = now;
+		return true;
+	}
+
+	/**
+	 * A 429 within a second of a pause of a second or more, with Retry-After: 1: a one-second window,
+	 * sliding or calendar, was empty when the pause ended, so what it accepted since is its quota. A
+	 * pace learned from a span that held a calendar second's tail went over the quota again within
+	 * each second after its pause, and the span, holding that pause, taught nothing: a 429 every 2 s
+	 * for the whole run (20 under way from 750 ms). A shorter pause (a 503's) left the window full.
+	 */
+	private learnSincePause(now: number, acceptedAt: number[], span: number): boolean {
+		const sincePause = acceptedAt.filter((at) => at > this.pausedUntil).length;
+		// Under half the pace in force is no quota: another client (a queue-mode worker paces on its
+		// own) filled the window during the pause, and that count held the run at it for 5 minutes.
+		if (sincePause < MIN_SUCCESSES_TO_LEARN || !this.spacingInForce(now) || sincePause * 2 < span / this.spacingMs) return false;
+		this.spacingMs = span / (sincePause * LEARNED_RATE_SHARE);
+		this.calendarSpacingMs = undefined;
+		this.spanSpacingMs = undefined;
+		this.calendarLapsesAt = Infinity;
 		this.learnedAt = now;
 		return true;
 	}
@@ -564,6 +607,7 @@ export class Pushback {
 	}
 
 	pause(until: number): void {
+		if (this.pausedUntil <= this.clock.now()) this.pauseBeganAt = this.clock.now();
 		this.pausedUntil = Math.max(this.pausedUntil, until);
 	}
 
@@ -577,6 +621,11 @@ export class Pushback {
 		if (this.calendarSpacingMs !== undefined && this.pausedUntil <= now) {
 			this.spacingMs = this.calendarSpacingMs;
 			this.calendarSpacingMs = undefined;
+			if (this.spanSpacingMs !== undefined) this.calendarLapsesAt = now + UNCONFIRMED_CALENDAR_RATE_LIFETIME_MS;
+		}
+		if (this.calendarLapsesAt <= now) {
+			this.spacingMs = this.spanSpacingMs ?? this.spacingMs;
+			this.calendarLapsesAt = Infinity;
 		}
 		if (now - this.learnedAt > LEARNED_RATE_LIFETIME_MS) this.spacingMs = 0;
 		return this.spacingMs > 0;

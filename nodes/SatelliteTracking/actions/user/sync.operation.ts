@@ -217,7 +217,9 @@ async function checkedPlan(
 	settings: SyncSettings,
 	now: number,
 ): Promise<{ plan: SyncPlan; problems: RosterProblem[] }> {
-	const sent = sentReferenceFields(planSync(users, roster, settings, undefined, now));
+	const unchecked = planSync(users, roster, settings, undefined, now);
+	const sent = sentReferenceFields(unchecked);
+	if (sent.country.size === 0 && sent.timeZone.size === 0) return { plan: unchecked, problems: [] };
 	const countries = sent.country.size > 0 ? await api.request('listCountries') : undefined;
 	const timeZones = sent.timeZone.size > 0 ? await api.request('listTimeZones') : undefined;
 	const problems: RosterProblem[] = [];

@@ -88,6 +88,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, api: T
 	// in a folder or an archive: each gets its id in the name (whether or not the other has a file).
 	const stems = devices.map(deviceFileStem);
 	const shared = new Set(stems.filter((stem, index) => stems.indexOf(stem) !== index));
+	const days = { from: writtenDay(this, itemIndex, 'from', range.from), to: writtenDay(this, itemIndex, 'to', range.to) };
 	return await Promise.all(
 		tracks.map(async ({ deviceId, deviceName, result: { track, courseOf } }, index) => {
 			const device = devices[index];
@@ -96,7 +97,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, api: T
 			if (isEmpty(exported)) {
 				return { ...summary, fileName: null, message: `No trip${fileOptions.includeStops ? ' or stop' : ''} in the range (${track.points.length} usable fixes): no file` };
 			}
-			const days = { from: writtenDay(this, itemIndex, 'from', range.from), to: writtenDay(this, itemIndex, 'to', range.to) };
 			const fileName = trackFileName(device, days, format, shared.has(stems[index]));
 			const { mimeType, write } = TRACK_FORMATS[format];
 			const binary = await this.helpers.prepareBinaryData(Buffer.from(write(exported), 'utf8'), fileName, mimeType);

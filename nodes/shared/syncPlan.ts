@@ -5,11 +5,11 @@
  * of leavers is plausible enough to apply. Pure; matching, field diff and country equivalence are
  * the upsert's (upsertPlan.ts).
  */
-import { diffToJsonPatch, fieldOf, isUnset, pointerTo } from './jsonPatch';
-import { indexByEmail, planUser } from './upsertPlan';
+import { diffToJsonPatch, fieldOf, pointerTo } from './jsonPatch';
+import { asReadBack, indexByEmail, planUser } from './upsertPlan';
 import { emailKey } from './users';
 import { parseServiceTime } from './validation';
-import { USER_UNSET_READS_AS, type JsonPatchOperation, type User, type UserWrite } from './wire';
+import type { JsonPatchOperation, User, UserWrite } from './wire';
 
 export const SYNC_MODES = ['preview', 'apply'] as const;
 export type SyncMode = (typeof SYNC_MODES)[number];
@@ -71,7 +71,7 @@ const ACCESS_FIELDS = ['disabled', 'disabledMessage', 'expires', 'from', 'privil
 const OUTSIDE_SCOPE_FIELDS = [...ACCESS_FIELDS, 'tags'] as const satisfies ReadonlyArray<keyof UserWrite>;
 
 /** Whether the user can sign in at `now`: not disabled, past the start, before the expiry. */
-export function canSignIn(user: Pick<UserWrite, 'disabled' | 'from' | 'expires'>, now: number): boolean {
+function canSignIn(user: Pick<UserWrite, 'disabled' | 'from' | 'expires'>, now: number): boolean {
 	if (user.disabled === true) return false;
 	const from = parseServiceTime(user.from);
 	const expires = parseServiceTime(user.expires);
@@ -193,8 +193,7 @@ function outsideScopeNote(current: User, user: UserWrite, settings: SyncSettings
 }
 
 function comparedAccess(field: (typeof OUTSIDE_SCOPE_FIELDS)[number], user: UserWrite): Partial<UserWrite> {
-	const value = user[field];
-	return { [field]: isUnset(value) && field in USER_UNSET_READS_AS ? USER_UNSET_READS_AS[field] : value };
+	return { [field]: asReadBack(field, user[field]) };
 }
 
 /**
@@ -296,10 +295,10 @@ function lockedCauses(lockedByRoster: ReadonlyArray<{ by: 'disabled' | 'dates' }
  * The percentage as the user typed it, as an exact fraction `units / scale`: compared in floating
  * point, 375 × 18.4 is 6899.999…, and 69 leavers of 375 (exactly 18.4 %) were refused.
  */
-function exactDecimal(value: number): { units: bigint; scale: bigint; text: string } {
+function exactDecimal(value: number): { units: bigint; scale: bigint; text: string; decimals: number } {
 	const text = withoutTrailingZeros(value.toFixed(10));
 	const decimals = text.includes('.') ? text.length - text.indexOf('.') - 1 : 0;
-	return { units: BigInt(text.replace('.', '')), scale: 10n ** BigInt(decimals), text };
+	return { units: BigInt(text.replace('.', '')), scale: 10n ** BigInt(decimals), text, decimals };
 }
 
 /** "18.400" as "18.4", "100.0" as "100". */
@@ -308,11 +307,10 @@ function withoutTrailingZeros(decimal: string): string {
 }
 
 /** The share of leavers with the precision of the limit, and more digits where that would show it equal to the limit. */
-function share(losing: number, active: number, limit: { text: string }): string {
+function share(losing: number, active: number, limit: { text: string; decimals: number }): string {
 	if (active === 0) return '100';
-	const decimals = limit.text.includes('.') ? limit.text.length - limit.text.indexOf('.') - 1 : 0;
 	const exact = (losing * 100) / active;
-	for (let digits = decimals; digits < decimals + 6; digits++) {
+	for (let digits = limit.decimals; digits < limit.decimals + 6; digits++) {
 		const shown = withoutTrailingZeros(exact.toFixed(digits));
 		if (shown !== limit.text) return shown;
 	}

@@ -70,6 +70,11 @@ export function planUser(
 	return patch.length === 0 ? { kind: 'unchanged', user: current } : { kind: 'update', userId: current.id, patch };
 }
 
+/** A blank field as the service reads it back (`USER_UNSET_READS_AS`); any other value as it is. */
+export function asReadBack(field: keyof UserWrite, value: unknown): unknown {
+	return isUnset(value) && field in USER_UNSET_READS_AS ? USER_UNSET_READS_AS[field] : value;
+}
+
 /**
  * The e-mail is the match key, equal by definition (a difference in case is not a change), and a
  * password cannot be compared because the service never reads it back: it is set on create only.
@@ -81,9 +86,8 @@ function comparedFields(user: UserWrite, current: User, countries?: Readonly<Rec
 	const compared: Partial<UserWrite> = { ...user };
 	delete compared.email;
 	delete compared.password;
-	for (const [field, readBack] of Object.entries(USER_UNSET_READS_AS)) {
-		const key = field as keyof UserWrite;
-		if (key in compared && isUnset(compared[key])) (compared as Record<string, unknown>)[key] = readBack;
+	for (const field of Object.keys(USER_UNSET_READS_AS) as Array<keyof UserWrite>) {
+		if (field in compared) (compared as Record<string, unknown>)[field] = asReadBack(field, compared[field]);
 	}
 	if (countries && countryKey(user.country, countries) === countryKey(current.country, countries)) delete compared.country;
 	return compared;

@@ -68,15 +68,22 @@ export function nextDay(day: string): string {
 }
 
 /**
+ * The instants at which the zone's clocks may show `wall`, earliest first. Any transition near it lies
+ * within a day of it, so the offsets in force a day before, at, and a day after it include the one
+ * that applies.
+ */
+function candidateInstants(wall: number, timeZone: string): number[] {
+	const offsets = new Set([wall - DAY_MS, wall, wall + DAY_MS].map((t) => wallClock(t, timeZone) - t));
+	return [...offsets].map((offset) => wall - offset).sort((a, b) => a - b);
+}
+
+/**
  * The first instant of the day in the zone. That is local midnight, except where a daylight-saving
  * jump skips midnight (e.g. America/Santiago): then the day begins when the jump ends.
  */
 export function startOfDay(day: string, timeZone: string): number {
 	const midnight = parseDay(day);
-	// Any transition that moves this day's start lies within a day of UTC midnight, so the offsets
-	// in force a day before, at, and a day after it include the one that applies.
-	const offsets = new Set([midnight - DAY_MS, midnight, midnight + DAY_MS].map((t) => wallClock(t, timeZone) - t));
-	const candidates = [...offsets].map((offset) => midnight - offset).sort((a, b) => a - b);
+	const candidates = candidateInstants(midnight, timeZone);
 	const start = candidates.find((t) => wallClock(t, timeZone) >= midnight && wallClock(t - 1, timeZone) < midnight);
 	return start ?? candidates[candidates.length - 1];
 }
@@ -88,9 +95,7 @@ export function startOfDay(day: string, timeZone: string): number {
  * back) is the first.
  */
 export function instantOfWallClock(wall: number, timeZone: string): number {
-	const offsets = new Set([wall - DAY_MS, wall, wall + DAY_MS].map((t) => wallClock(t, timeZone) - t));
-	const candidates = [...offsets].map((offset) => wall - offset).sort((a, b) => a - b);
-	return candidates.find((t) => wallClock(t, timeZone) === wall) ?? wall - (wallClock(wall - DAY_MS, timeZone) - (wall - DAY_MS));
+	return candidateInstants(wall, timeZone).find((t) => wallClock(t, timeZone) === wall) ?? wall - (wallClock(wall - DAY_MS, timeZone) - (wall - DAY_MS));
 }
 
 /**

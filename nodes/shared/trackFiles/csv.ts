@@ -4,7 +4,7 @@
  */
 import type { ExportedTrack } from './exportedTrack';
 
-export const CSV_COLUMNS = ['type', 'number', 'time', 'latitude', 'longitude', 'speed', 'course', 'end', 'durationMinutes'] as const;
+const CSV_COLUMNS = ['type', 'number', 'time', 'latitude', 'longitude', 'speed', 'course', 'end', 'durationMinutes'] as const;
 
 type Row = Partial<Record<(typeof CSV_COLUMNS)[number], string | number>>;
 

@@ -6,7 +6,7 @@
  * antimeridian is cut there (RFC 7946 section 3.1.9): a MultiLineString, its arrays one per line. Pure.
  */
 import type { ExportedPoint, ExportedTrack, ExportedTrip } from './exportedTrack';
-import { tripLabel } from './exportedTrack';
+import { stopLabel, tripLabel } from './exportedTrack';
 
 const position = (point: { latitude: number; longitude: number }) => [point.longitude, point.latitude];
 
@@ -16,7 +16,7 @@ const position = (point: { latitude: number; longitude: number }) => [point.long
  * and time the straight step crosses it. Web maps and GIS otherwise draw the step the long way,
  * across the whole world.
  */
-export function antimeridianParts(points: ExportedPoint[]): ExportedPoint[][] {
+function antimeridianParts(points: ExportedPoint[]): ExportedPoint[][] {
 	const parts: ExportedPoint[][] = [[]];
 	points.forEach((point, index) => {
 		const previous = points[index - 1];
@@ -76,7 +76,7 @@ export function writeGeoJson(track: ExportedTrack): string {
 	for (const stop of track.stops) {
 		const { latitude, longitude, number, ...times } = stop;
 		features.push(
-			JSON.stringify({ type: 'Feature', properties: { type: 'stop', name: `Stop ${number}`, deviceId, deviceName, ...times }, geometry: { type: 'Point', coordinates: position({ latitude, longitude }) } }),
+			JSON.stringify({ type: 'Feature', properties: { type: 'stop', name: stopLabel(stop), deviceId, deviceName, ...times }, geometry: { type: 'Point', coordinates: position({ latitude, longitude }) } }),
 		);
 	}
 	return `{"type":"FeatureCollection","features":[\n${features.join(',\n')}\n]}\n`;

@@ -17,7 +17,7 @@ import type { ReadOutcome } from './detection/types';
 import { planReads, type ReadPlan } from './detection/plan';
 import { withReadMarks } from './detection/priority';
 import { sampleEvents } from './detection/samples';
-import type { EventKind, TriggerEvent } from './detection/types';
+import type { EventKind } from './detection/types';
 import { alertsTimeZone, eventsNeeding } from './detection/needs';
 import { geofenceContains } from '../shared/geo/geofence';
 import { emptyState, readState } from './detection/state';
@@ -186,9 +186,8 @@ async function sample(
 	const batch = Math.min(deviceBudget, SAMPLE_DEVICES);
 	const { geofences } = settings.detection;
 	const lookInside = shape.labelled && settings.detection.events.some((kind) => INSIDE_EVENTS.includes(kind));
-	const most = Math.min(devices.length, lookInside ? Math.max(batch, Math.min(deviceBudget, MAX_SAMPLE_DEVICES)) : batch);
+	const most = Math.min(devices.length, lookInside ? Math.min(deviceBudget, MAX_SAMPLE_DEVICES) : batch);
 	const outcomes = new Map<string, ReadOutcome>();
-	let events: TriggerEvent[] = [];
 	for (let from = 0; from < most; from += batch) {
 		// As if every device were new: their last fix, and today's count.
 		const ids = devices.slice(from, Math.min(from + batch, most)).map((device) => device.id);
@@ -198,10 +197,11 @@ async function sample(
 		const fatal = pollFailure({ ...plan, complete: true }, read, failures, settings, limits);
 		if (fatal) throw fatal;
 		for (const [id, outcome] of read) outcomes.set(id, outcome);
-		// Samples that agree with themselves came with version 2, with the label (output.ts).
-		events = sampleEvents(devices.filter((device) => outcomes.get(device.id)?.ok), outcomes, settings.detection, now, shape.labelled);
-		const inside = [...outcomes.values()].some((outcome) => outcome.ok && outcome.fixes.some((fix) => geofences.some((geofence) => geofenceContains(geofence, fix))));
+		// The batches before this one had no device inside a geofence.
+		const inside = [...read.values()].some((outcome) => outcome.ok && outcome.fixes.some((fix) => geofences.some((geofence) => geofenceContains(geofence, fix))));
 		if (!lookInside || inside) break;
 	}
+	// Samples that agree with themselves came with version 2, with the label (output.ts).
+	const events = sampleEvents(devices.filter((device) => outcomes.get(device.id)?.ok), outcomes, settings.detection, now, shape.labelled);
 	return events.length > 0 ? [toItems(events, shape)] : null;
 }

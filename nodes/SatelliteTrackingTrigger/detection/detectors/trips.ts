@@ -160,8 +160,10 @@ function tripEvents(
 		const point = toTrackPoint(fix);
 		if (beforeSilence?.trips && typeof point !== 'string') {
 			// A fix from inside the silence (a late upload): the device was not silent after all.
-			const within = endBySilence(copy(beforeSilence.trips), point.at, config).length === 0;
-			if (within) state = copy(beforeSilence.trips);
+			// endBySilence changes nothing when the silence is shorter, so the copy it ran on is the state.
+			const resumed = copy(beforeSilence.trips);
+			const within = endBySilence(resumed, point.at, config).length === 0;
+			if (within) state = resumed;
 			beforeSilence = within ? { ended: beforeSilence.ended } : undefined;
 		}
 		const wasTrip = state.mode === 'trip';

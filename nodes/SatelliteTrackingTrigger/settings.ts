@@ -109,7 +109,7 @@ export function withinHostBudget(maxPollMs: number, hostBudgetMs: number | undef
 }
 
 /** Saved workflows of versions 1 and 2 keep the round robin they were built with. */
-export function defaultReadPriority(typeVersion: number): ReadPriority {
+function defaultReadPriority(typeVersion: number): ReadPriority {
 	return typeVersion < 3 ? 'rotate' : 'activeFirst';
 }
 

@@ -6,6 +6,7 @@
  * was last read, whether it was moving) and one a trigger (when it last polled). Pure.
  */
 import { distanceMeters } from '../../shared/geo/distance';
+import { TRIP_DEFAULTS } from '../../shared/trips/segment';
 import type { Location } from '../../shared/wire';
 import { fixTime } from './fixes';
 import type { DeviceState, ReadOutcome, TriggerState } from './types';
@@ -18,8 +19,8 @@ export interface PrioritySettings {
 	maxStaleMs: number;
 }
 
-/** Faster than GPS wander or a walking pace: a vehicle under way. */
-const MOVING_KMH = 5;
+/** Faster than GPS wander or a walking pace, as a trip's default Moving Speed: a vehicle under way. */
+const MOVING_KMH = TRIP_DEFAULTS.movingSpeed;
 /** Farther than a parked tracker's fixes scatter (bench P9's wander is 10 m; urban canyons reach 100 m). */
 const MOVED_METERS = 200;
 

@@ -67,17 +67,21 @@ export const geofenceCrossing: Detector = {
 		};
 	},
 	fits(kind, { newest }, settings) {
-		return newest !== undefined && newest !== null && settings.geofences.some((geofence) => geofenceContains(geofence, newest) === (kind === 'geofenceEntered'));
+		return fittingGeofence(kind, newest, settings.geofences) !== undefined;
 	},
 	sample(kind, observation, settings, consistent) {
-		// A geofence the fix lies outside of for an exit, inside of for an entry, when there is one.
 		const fix = observation.newest;
-		const fitting = fix && settings.geofences.find((geofence) => geofenceContains(geofence, fix) === (kind === 'geofenceEntered'));
+		const fitting = fittingGeofence(kind, fix, settings.geofences);
 		const geofence = fitting ?? settings.geofences[0];
 		const location = consistent && kind === 'geofenceEntered' && !fitting ? insideOf(geofence, fix) : fix;
 		return deviceEvent(kind, observation, location ?? null, { geofence: geofence?.name });
 	},
 };
+
+/** A geofence the fix lies outside of for an exit, inside of for an entry or a dwell; undefined without a fix or one. */
+export function fittingGeofence(kind: EventKind, fix: Observation['newest'], geofences: readonly Geofence[]): Geofence | undefined {
+	return fix ? geofences.find((geofence) => geofenceContains(geofence, fix) === (kind !== 'geofenceExited')) : undefined;
+}
 
 /**
  * A sample's fix moved into a circle geofence, to its centre, so that the entry it shows could have

@@ -1,7 +1,7 @@
 import { geofenceContains } from '../../../shared/geo/geofence';
 import { deviceEvent, type Detector } from '../detector';
 import { fixTime, MINUTE_MS } from '../fixes';
-import { geofenceEvent, insideOf } from './geofenceCrossing';
+import { fittingGeofence, geofenceEvent, insideOf } from './geofenceCrossing';
 import type { TriggerEvent } from '../types';
 import { parseServiceTime, toPositive } from '../../../shared/validation';
 
@@ -68,12 +68,12 @@ export const geofenceDwell: Detector = {
 		}
 		return { events, state: { stays: Object.keys(stays).length > 0 ? stays : undefined } };
 	},
-	fits(_kind, { newest }, settings) {
-		return newest !== undefined && newest !== null && settings.geofences.some((geofence) => geofenceContains(geofence, newest));
+	fits(kind, { newest }, settings) {
+		return fittingGeofence(kind, newest, settings.geofences) !== undefined;
 	},
-	sample(_kind, observation, settings, consistent) {
+	sample(kind, observation, settings, consistent) {
 		const fix = observation.newest;
-		const inside = fix && settings.geofences.find((candidate) => geofenceContains(candidate, fix));
+		const inside = fittingGeofence(kind, fix, settings.geofences);
 		const geofence = inside ?? settings.geofences[0];
 		const location = consistent && !inside ? insideOf(geofence, fix) : fix;
 		return deviceEvent('geofenceDwell', observation, location ?? null, { geofence: geofence?.name, dwellMinutes: settings.dwellMinutes ?? DEFAULT_DWELL_MINUTES });

@@ -50,6 +50,11 @@ import { CREDENTIAL_TYPE, PACKAGE_NAME, sandboxCredentialData, sandboxJson } fro
 const SHOWN_WITHIN_MS = 30_000;
 const ANSWERED_WITHIN_MS = 90_000;
 
+/** Checks `done` every 250 ms until it holds or ANSWERED_WITHIN_MS have passed (the caller then says what it saw). */
+async function waitUntil(page: Page, done: () => Promise<boolean>): Promise<void> {
+	for (const until = Date.now() + ANSWERED_WITHIN_MS; Date.now() < until && !(await done()); ) await page.waitForTimeout(250);
+}
+
 const TRIGGER = 'Geofence trigger';
 const DEPOT = { name: 'Depot', latitude: 52.52, longitude: 13.405, radius: 300 };
 const EMAIL_LIMIT = 120;
@@ -163,10 +168,10 @@ export async function checkEventsChangeKeepsSettings(context: CheckContext): Pro
 		const expectedEvents = ['dailyLimitNear', 'deviceSilent', 'geofenceEntered', 'valueCrossed'].join(', ');
 		const savedEvents = (parameters: Record<string, unknown>) => [...((parameters.events as string[] | undefined) ?? [])].sort().join(', ');
 		let saved: Record<string, unknown> = {};
-		for (const until = Date.now() + ANSWERED_WITHIN_MS; Date.now() < until; await page.waitForTimeout(250)) {
+		await waitUntil(page, async () => {
 			saved = await savedParameters(editor, workflowId);
-			if (savedEvents(saved) === expectedEvents) break;
-		}
+			return savedEvents(saved) === expectedEvents;
+		});
 		if (savedEvents(saved) !== expectedEvents) {
 			problems.push(`saved events are ${JSON.stringify(saved.events)}, expected ${expectedEvents} (was the workflow saved?)`);
 		}
@@ -295,10 +300,10 @@ export async function checkUneditedJsonPatch(context: CheckContext): Promise<str
 		// The step's outcome: n8n's error view, or a write reaching the sandbox.
 		const error = ndv.locator('[data-test-id="node-error-message"]');
 		let writes: unknown[] = [];
-		for (const until = Date.now() + ANSWERED_WITHIN_MS; Date.now() < until; await page.waitForTimeout(250)) {
+		await waitUntil(page, async () => {
 			writes = (await sandboxJson(sandboxUrl, '/__sandbox/writes')) as unknown[];
-			if (writes.length !== writesBefore || (await error.isVisible())) break;
-		}
+			return writes.length !== writesBefore || (await error.isVisible());
+		});
 		const said = (await error.isVisible()) ? await error.innerText() : '(no error shown)';
 		if (!/JSON Patch/.test(said)) problems.push(`Execute step should say the JSON Patch is missing; it showed ${JSON.stringify(said)}`);
 		if (writes.length !== writesBefore) problems.push(`Execute step wrote to the service: ${JSON.stringify(writes.slice(writesBefore))}`);
@@ -415,10 +420,10 @@ export async function checkAlertNamesSurviveRemoval(context: CheckContext): Prom
 		await page.locator('[data-test-id="ndv-close-button"]').click();
 		await page.keyboard.press('ControlOrMeta+s');
 		let saved: unknown;
-		for (const until = Date.now() + ANSWERED_WITHIN_MS; Date.now() < until; await page.waitForTimeout(250)) {
+		await waitUntil(page, async () => {
 			saved = (await savedParameters(editor, workflowId, ALERT_TRIGGER)).alertNames;
-			if (JSON.stringify(saved) === JSON.stringify(PICKED_ALERT_NAMES)) break;
-		}
+			return JSON.stringify(saved) === JSON.stringify(PICKED_ALERT_NAMES);
+		});
 		if (JSON.stringify(saved) !== JSON.stringify(PICKED_ALERT_NAMES)) problems.push(`saved Alert Names are ${JSON.stringify(saved)}, expected ${JSON.stringify(PICKED_ALERT_NAMES)} (was the workflow saved?)`);
 	});
 }
@@ -517,9 +522,7 @@ export async function checkKeptSettingsDoNotFailFetch(context: CheckContext): Pr
 		await ndv.locator('[data-test-id="node-execute-button"]').click();
 		const error = ndv.locator('[data-test-id="node-error-message"]');
 		const items = ndv.locator('[data-test-id="ndv-items-count"], [data-test-id="run-data-schema-item"]');
-		for (const until = Date.now() + ANSWERED_WITHIN_MS; Date.now() < until; await page.waitForTimeout(250)) {
-			if ((await error.isVisible()) || (await items.first().isVisible())) break;
-		}
+		await waitUntil(page, async () => (await error.isVisible()) || (await items.first().isVisible()));
 		await page.screenshot({ path: `${context.shotDir}/rt47-kept-geofence-fetch.png` });
 		if (await error.isVisible()) problems.push(`Fetch Test Event failed: ${JSON.stringify(await error.innerText())}`);
 		else if (!(await items.first().isVisible())) problems.push('Fetch Test Event showed neither events nor an error');
@@ -562,10 +565,10 @@ export async function checkKeptValuesThroughReloadAndDuplicate(context: CheckCon
 		// n8n saves no parameter at its default: Location Updated alone, Events' default, is saved as no events.
 		const watchesLocationOnly = (parameters: Record<string, unknown>) => parameters.events === undefined || JSON.stringify(parameters.events) === '["locationUpdated"]';
 		let nodes: Record<string, unknown>[] = [];
-		for (const until = Date.now() + ANSWERED_WITHIN_MS; Date.now() < until; await page.waitForTimeout(250)) {
+		await waitUntil(page, async () => {
 			nodes = [await savedParameters(editor, workflowId, KEPT_TRIGGER), await savedParameters(editor, workflowId, copy)];
-			if (nodes.every(watchesLocationOnly)) break;
-		}
+			return nodes.every(watchesLocationOnly);
+		});
 		for (const [index, parameters] of nodes.entries()) {
 			const { events, ...kept } = parameters;
 			const expected = { ...KEPT_SETTINGS };
@@ -578,9 +581,7 @@ export async function checkKeptValuesThroughReloadAndDuplicate(context: CheckCon
 		await ndv.locator('[data-test-id="node-execute-button"]').click();
 		const error = ndv.locator('[data-test-id="node-error-message"]');
 		const count = ndv.locator('[data-test-id="ndv-items-count"]');
-		for (const until = Date.now() + ANSWERED_WITHIN_MS; Date.now() < until; await page.waitForTimeout(250)) {
-			if ((await error.isVisible()) || (await count.isVisible())) break;
-		}
+		await waitUntil(page, async () => (await error.isVisible()) || (await count.isVisible()));
 		if (await error.isVisible()) problems.push(`Fetch Test Event on the duplicate failed: ${JSON.stringify(await error.innerText())}`);
 		else if (!(await count.isVisible())) problems.push('Fetch Test Event on the duplicate showed neither events nor an error');
 		const shownEvents = await ndv.getByText(/^(criticalAlert|idling)$/).count();

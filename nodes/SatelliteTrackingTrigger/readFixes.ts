@@ -6,12 +6,11 @@ import { NodeOperationError, type INode } from 'n8n-workflow';
 import { countNotifications } from '../shared/notifications';
 import { ranOutOfTime, systemClock, type RequestOptions, type TrackingApiClient } from '../shared/transport';
 import { failureOf } from '../shared/transport/failure';
-import type { ReadOutcome } from './detection/types';
 import { fixTime } from './detection/fixes';
 import { alertsTimeZone } from './detection/needs';
 import type { CountedDay, FixRead, TimeRange } from './detection/plan';
 import { selectDevices, type DeviceSelection } from './detection/selection';
-import type { DayCounts, DetectionSettings } from './detection/types';
+import type { DayCounts, DetectionSettings, ReadOutcome } from './detection/types';
 import type { Device, Location } from '../shared/wire';
 
 /** Calls a poll makes before reading any device: the device list, and the group in group mode. */

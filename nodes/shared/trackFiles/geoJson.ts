@@ -74,9 +74,9 @@ export function writeGeoJson(track: ExportedTrack): string {
 		);
 	}
 	for (const stop of track.stops) {
-		const { latitude, longitude, number, ...times } = stop;
+		const { start, end, durationMinutes } = stop;
 		features.push(
-			JSON.stringify({ type: 'Feature', properties: { type: 'stop', name: stopLabel(stop), deviceId, deviceName, ...times }, geometry: { type: 'Point', coordinates: position({ latitude, longitude }) } }),
+			JSON.stringify({ type: 'Feature', properties: { type: 'stop', name: stopLabel(stop), deviceId, deviceName, start, end, durationMinutes }, geometry: { type: 'Point', coordinates: position(stop) } }),
 		);
 	}
 	return `{"type":"FeatureCollection","features":[\n${features.join(',\n')}\n]}\n`;
